@@ -1,0 +1,42 @@
+import { buildApp } from './app.ts';
+import { readProcessEnv } from './config/env-source.ts';
+import { ConfigError } from './config/load-config.ts';
+
+/**
+ * `npm start`: the HTTP API plus every enabled worker. Exits non-zero when
+ * configuration, plugins or migrations are wrong; stops gracefully on
+ * SIGTERM / SIGINT (timers stopped, running iterations finished, database
+ * closed).
+ */
+async function main(): Promise<void> {
+  const app = await buildApp({ env: readProcessEnv() });
+  const { Host, Port } = app.services.config.Server;
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  await app.listen({ host: Host, port: Port });
+}
+
+main().catch((error: unknown) => {
+  // Start-up errors name keys, folders or migrations, never values.
+  const message = error instanceof ConfigError ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

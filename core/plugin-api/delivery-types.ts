@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import type { NotificationEvent, RenderedNotification } from './feed-types.ts';
+
+export type SubscriptionScope = 'System' | 'User' | 'Anonymous';
+
+/** What a delivery target sees of a subscription. */
+export interface SubscriptionRecipient {
+  readonly id: number;
+  readonly publicId: string;
+  readonly displayName: string;
+  readonly feedId: string;
+  readonly provider: string;
+  readonly destination: string;
+  readonly scope: SubscriptionScope;
+}
+
+/** One claimed ledger row to deliver. */
+export interface DeliveryRequest {
+  readonly ledgerId: number;
+  /** 1 on the first try. */
+  readonly attempt: number;
+  readonly subscription: SubscriptionRecipient;
+  readonly event: NotificationEvent;
+  readonly rendered: RenderedNotification;
+}
+
+export type DeliveryOutcome =
+  | { readonly kind: 'delivered'; readonly detail?: string }
+  /** Transient: try again, at `notBefore` when the target knows (a quota), else after backoff. */
+  | { readonly kind: 'retry'; readonly reason: string; readonly notBefore?: Date }
+  /** Permanent for this delivery; recorded, not retried by itself. */
+  | { readonly kind: 'failed'; readonly reason: string };
+
+export interface DeliveryTarget {
+  readonly provider: string;
+  /**
+   * Checks the destination a client sent and returns the one to store: a
+   * target that generates destinations (push topics) requires it absent.
+   * Throws an InvalidField error naming `body/delivery/destination`.
+   */
+  prepareDestination(requested: string | undefined): string;
+  /** Where a subscriber subscribes (push topic URL), or null. */
+  subscribeUrl(destination: string): string | null;
+  /** A new subscription starts active (push) or waits for verification (email). */
+  readonly startsActive: boolean;
+  /**
+   * Transactional targets (email outbox) take the deliveries inside the
+   * ledger claim's transaction; the claim then counts as delivered.
+   */
+  enqueue?(trx: Knex.Transaction, requests: readonly DeliveryRequest[]): Promise<void>;
+  /** Direct targets (push) deliver after the claim commits; one outcome per request, same order. */
+  deliver?(requests: readonly DeliveryRequest[], signal: AbortSignal): Promise<DeliveryOutcome[]>;
+  /** Runs inside the create transaction (the verification email of an email subscription). */
+  onSubscriptionCreated?(trx: Knex.Transaction, subscription: SubscriptionRecipient): Promise<void>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,88 @@
+import { Errors } from '../errors.ts';
+import type { NotificationFeedDefinition, NotificationRenderer } from '../plugin-api/feed-types.ts';
+import type { DeliveryPluginManifest, FeedPluginManifest, TopicAllowlist } from '../plugin-api/manifest.ts';
+import { coreMigrationsDir } from '../paths.ts';
+import type { SectionOwner } from '../config/compose-schema.ts';
+import type { TemplateExample } from '../config/env-template.ts';
+import type { DiscoveredPlugin } from './discover.ts';
+import { migrationFiles } from './validate-manifest.ts';
+
+/**
+ * What the installed plugins declare, checked for clashes between them:
+ * the catalog, renderers, delivery providers, topic allowlist, migration
+ * folders and config sections. Holds no connections and runs nothing.
+ */
+export class PluginRegistry {
+  readonly plugins: readonly DiscoveredPlugin[];
+  readonly feeds: readonly FeedPluginManifest[];
+  readonly deliveries: readonly DeliveryPluginManifest[];
+  readonly topicAllowlist: TopicAllowlist;
+  readonly migrationDirs: readonly string[];
+  readonly #feedsById: ReadonlyMap<string, FeedPluginManifest>;
+
+  constructor(plugins: readonly DiscoveredPlugin[]) {
+    this.plugins = plugins;
+    this.feeds = plugins.map((p) => p.manifest).filter((m): m is FeedPluginManifest => m.kind === 'feed');
+    this.deliveries = plugins.map((p) => p.manifest).filter((m): m is DeliveryPluginManifest => m.kind === 'delivery');
+    this.#feedsById = uniqueBy(this.feeds, (m) => m.feed.id, 'feed id');
+    uniqueBy(this.deliveries, (m) => m.provider, 'delivery provider');
+    const topics = new Set<string>();
+    const prefixes = new Set<string>();
+    for (const { manifest } of plugins) {
+      for (const topic of manifest.topics?.topics ?? []) topics.add(topic);
+      for (const prefix of manifest.topics?.prefixes ?? []) prefixes.add(prefix);
+      if (manifest.kind === 'feed' && manifest.systemSubscription) topics.add(manifest.systemSubscription.pushTopic);
+    }
+    this.topicAllowlist = Object.freeze({ topics: [...topics].sort(), prefixes: [...prefixes].sort() });
+    this.migrationDirs = [coreMigrationsDir, ...plugins.flatMap((p) => (p.manifest.migrationsDir ? [p.manifest.migrationsDir] : []))];
+    const owners = new Map<string, string>();
+    for (const dir of this.migrationDirs) {
+      for (const file of migrationFiles(dir)) {
+        const other = owners.get(file);
+        if (other) throw new Errors.PluginManifestInvalid(dir, `migration ${file} has the same name as one in ${other}`);
+        owners.set(file, dir);
+      }
+    }
+  }
+
+  /** The catalog: every installed feed, enabled or not. */
+  getAll(): NotificationFeedDefinition[] {
+    return this.feeds.map((m) => m.feed);
+  }
+
+  feed(feedId: string): FeedPluginManifest | undefined {
+    return this.#feedsById.get(feedId);
+  }
+
+  /** The renderer of a feed for an event type; throws NP_NO_RENDERER when none. */
+  rendererFor(feedId: string, eventType: string): NotificationRenderer<unknown> {
+    const renderer = this.#feedsById.get(feedId)?.renderers.find((r) => r.canRender(eventType));
+    if (!renderer) throw new Errors.NoRenderer(feedId, eventType);
+    return renderer as NotificationRenderer<unknown>;
+  }
+
+  configOwners(): SectionOwner[] {
+    return this.plugins.map(({ manifest }) => ({ owner: `plugin ${manifest.id}`, sections: manifest.config }));
+  }
+
+  templateExamples(): TemplateExample[] {
+    return this.feeds.flatMap((m) => {
+      const offer = m.systemSubscription;
+      if (!offer) return [];
+      const base = `NotificationPipeline__SystemSubscriptions__${offer.name}`;
+      return [
+        { key: `${base}__FeedId`, value: m.feed.id, description: `System subscription of ${m.feed.displayName}: feed id.` },
+        { key: `${base}__PushTopic`, value: offer.pushTopic, description: `System subscription of ${m.feed.displayName}: push topic.` },
+      ];
+    });
+  }
+}
+
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string, what: string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) {
+    if (map.has(key(item))) throw new Errors.PluginManifestInvalid(key(item), `${what} declared by two plugins`);
+    map.set(key(item), item);
+  }
+  return map;
+}

@@ -1,0 +1,84 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
+import type { PluginManifest } from '../plugin-api/manifest.ts';
+
+const PLUGIN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const FEED_ID = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
+const EVENT_TYPE = /^[A-Z][A-Za-z0-9]*$/;
+const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
+const SECTION_PATH = /^[A-Za-z][A-Za-z0-9]*(:[A-Za-z][A-Za-z0-9]*)*$/;
+
+const isFn = (value: unknown) => typeof value === 'function';
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks a module's `manifest` export. Returns the problems found, each a
+ * sentence; an empty list means the manifest can be wired.
+ */
+export function validateManifest(folder: string, manifest: unknown): string[] {
+  if (!isRecord(manifest)) return ['index.ts does not export `manifest` (use defineFeedPlugin or defineDeliveryPlugin)'];
+  const m = manifest as Partial<PluginManifest> & Record<string, unknown>;
+  const problems: string[] = [];
+  if (m.kind !== 'feed' && m.kind !== 'delivery') problems.push('kind must be "feed" or "delivery"');
+  if (typeof m.id !== 'string' || !PLUGIN_ID.test(m.id)) problems.push('id must be kebab-case');
+  else if (m.id !== folder) problems.push(`id "${m.id}" must equal the folder name`);
+  if (!isRecord(m.config)) problems.push('config must be an object of section schemas (may be empty)');
+  else {
+    for (const [path, schema] of Object.entries(m.config)) {
+      if (!SECTION_PATH.test(path)) problems.push(`config section "${path}" is not a valid path (Name or Name:Sub)`);
+      if (!isRecord(schema) || schema.type !== 'object') problems.push(`config section "${path}" must be an object schema`);
+    }
+  }
+  if (m.migrationsDir !== undefined) {
+    if (typeof m.migrationsDir !== 'string' || !existsSync(m.migrationsDir) || !statSync(m.migrationsDir).isDirectory()) {
+      problems.push('migrationsDir must be an existing folder');
+    }
+  }
+  if (m.topics !== undefined) {
+    const entries = [...(m.topics.topics ?? []), ...(m.topics.prefixes ?? [])];
+    for (const entry of entries) if (typeof entry !== 'string' || !TOPIC.test(entry)) problems.push(`topic entry "${entry}" is not a valid topic name`);
+  }
+  if (m.workers !== undefined && !isFn(m.workers)) problems.push('workers must be a function');
+  if (m.routes !== undefined && !isFn(m.routes)) problems.push('routes must be a function');
+  if (m.kind === 'feed') problems.push(...validateFeedParts(m as Record<string, unknown>));
+  if (m.kind === 'delivery') {
+    if (typeof m.provider !== 'string' || !/^[A-Z][A-Za-z]+$/.test(m.provider)) problems.push('provider must be a PascalCase name');
+    if (!isFn(m.createTarget)) problems.push('createTarget must be a function');
+  }
+  return problems;
+}
+
+function validateFeedParts(m: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const feed = m.feed as Record<string, unknown> | undefined;
+  if (!isRecord(feed)) return ['feed (the catalog definition) is required'];
+  if (typeof feed.id !== 'string' || !FEED_ID.test(feed.id)) problems.push('feed.id must be a dotted id such as utility.power-outages');
+  if (typeof feed.displayName !== 'string' || feed.displayName.trim() === '') problems.push('feed.displayName is required');
+  const eventTypes = Array.isArray(feed.eventTypes) ? feed.eventTypes : [];
+  if (eventTypes.length === 0) problems.push('feed.eventTypes must list at least one event type');
+  if (new Set(eventTypes).size !== eventTypes.length) problems.push('feed.eventTypes has duplicates');
+  for (const type of eventTypes) if (typeof type !== 'string' || !EVENT_TYPE.test(type)) problems.push(`event type "${type}" must be PascalCase`);
+  const fields = Array.isArray(feed.filterableFields) ? feed.filterableFields : null;
+  if (!fields) problems.push('feed.filterableFields must be a list');
+  else for (const field of fields) if (!FILTERABLE_FIELDS.includes(field)) problems.push(`filterable field "${field}" is not one of ${FILTERABLE_FIELDS.join(', ')}`);
+  if (!isFn(m.enabled)) problems.push('enabled(config) is required');
+  if (!isFn(m.detector)) problems.push('detector (the change policy) is required');
+  const renderers = Array.isArray(m.renderers) ? m.renderers : [];
+  if (!Array.isArray(m.renderers)) problems.push('renderers must be a list');
+  for (const type of eventTypes) {
+    const covering = renderers.filter((r: { canRender?: (t: string) => boolean }) => r?.canRender?.(type));
+    if (covering.length === 0) problems.push(`no renderer for event type ${type}`);
+    if (covering.length > 1) problems.push(`${covering.length} renderers claim event type ${type}`);
+  }
+  const offer = m.systemSubscription as Record<string, unknown> | undefined;
+  if (offer !== undefined && (!isRecord(offer) || typeof offer.name !== 'string' || typeof offer.pushTopic !== 'string' || !TOPIC.test(offer.pushTopic))) {
+    problems.push('systemSubscription needs a name and a valid pushTopic');
+  }
+  return problems;
+}
+
+/** Migration file names of a folder (knex records names only, so they must be unique service-wide). */
+export function migrationFiles(dir: string): string[] {
+  return readdirSync(dir).filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'));
+}

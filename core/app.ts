@@ -3,20 +3,17 @@ import fastifySchedule from '@fastify/schedule';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { CoreConfig } from './config/core-config-schema.ts';
-import { composeConfigSchema } from './config/compose-schema.ts';
 import type { EnvSnapshot } from './config/env-source.ts';
-import { loadConfig } from './config/load-config.ts';
 import { createDatabase, type Database } from './db/database.ts';
 import { runMigrations } from './db/migrate.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { createLogger } from './logging/logger.ts';
-import { defaultPluginsDir } from './paths.ts';
 import type { DeliveryTarget } from './plugin-api/delivery-types.ts';
 import type { PluginContext, PluginManifest } from './plugin-api/manifest.ts';
-import { discoverPlugins } from './plugins/discover.ts';
-import { PluginRegistry } from './plugins/registry.ts';
+import type { PluginRegistry } from './plugins/registry.ts';
+import { configurePlatform } from './boot.ts';
 import { WorkerLeases } from './scheduler/worker-leases.ts';
 import { WorkerScheduler } from './scheduler/worker-scheduler.ts';
 
@@ -62,10 +59,7 @@ function sectionsOf(manifest: PluginManifest, fullConfig: Readonly<Record<string
  * then wires routes, delivery targets and workers. Listening is the caller's.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const registry = new PluginRegistry(await discoverPlugins(options.pluginsDir ?? defaultPluginsDir));
-  const schema = composeConfigSchema(registry.configOwners());
-  const loaded = loadConfig(options.env, schema);
-  const config = loaded.config as unknown as CoreConfig;
+  const { registry, loaded, config } = await configurePlatform(options.env, options.pluginsDir);
   const database = createDatabase({
     connectionString: config.ConnectionStrings.DefaultConnection,
     embeddedPath: config.Database.EmbeddedPath,
@@ -142,7 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onReady', async () => {
     for (const manifest of registry.deliveries) {
-      targets.set(manifest.provider, await manifest.createTarget(contexts.get(manifest.id)!));
+      if (manifest.createTarget) targets.set(manifest.provider, await manifest.createTarget(contexts.get(manifest.id)!));
     }
     if (options.workers !== false) {
       for (const { manifest } of registry.plugins) {

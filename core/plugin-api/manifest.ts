@@ -67,7 +67,11 @@ export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSection
   readonly kind: 'delivery';
   /** Value of `delivery.provider`: Push, Email. */
   readonly provider: string;
-  createTarget(context: PluginContext<S>): DeliveryTarget | Promise<DeliveryTarget>;
+  /**
+   * Builds the target at start. A delivery plugin without one declares its
+   * config and topics only: its provider cannot be chosen yet.
+   */
+  createTarget?(context: PluginContext<S>): DeliveryTarget | Promise<DeliveryTarget>;
 }
 
 export type PluginManifest = FeedPluginManifest<any> | DeliveryPluginManifest<any>;

@@ -44,7 +44,7 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
   if (m.kind === 'feed') problems.push(...validateFeedParts(m as Record<string, unknown>));
   if (m.kind === 'delivery') {
     if (typeof m.provider !== 'string' || !/^[A-Z][A-Za-z]+$/.test(m.provider)) problems.push('provider must be a PascalCase name');
-    if (!isFn(m.createTarget)) problems.push('createTarget must be a function');
+    if (m.createTarget !== undefined && !isFn(m.createTarget)) problems.push('createTarget must be a function');
   }
   return problems;
 }

@@ -1,0 +1,23 @@
+import { configurePlatform } from '../boot.ts';
+import { readProcessEnv } from '../config/env-source.ts';
+import { createDatabase } from '../db/database.ts';
+import { runMigrations } from '../db/migrate.ts';
+
+/** `npm run migrate`: applies the migrations of core and every plugin, then exits (non-zero on failure). */
+try {
+  const { registry, config } = await configurePlatform(readProcessEnv());
+  const database = createDatabase({
+    connectionString: config.ConnectionStrings.DefaultConnection,
+    embeddedPath: config.Database.EmbeddedPath,
+    poolMax: config.Database.PoolMax,
+  });
+  try {
+    const { applied } = await runMigrations(database, registry.migrationDirs);
+    process.stdout.write(applied.length ? `applied ${applied.length} migration(s) on ${database.description}:\n  ${applied.join('\n  ')}\n` : `up to date: ${database.description}\n`);
+  } finally {
+    await database.knex.destroy();
+  }
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,17 @@
+import { Type } from '#plugin-api';
+
+export const emailConfig = {
+  EmailProvider: Type.Object({
+    Host: Type.Optional(Type.String({ description: 'SMTP relay host of the email provider.' })),
+    Port: Type.Integer({ minimum: 1, maximum: 65535, default: 587, description: 'SMTP relay port.' }),
+    Secure: Type.Boolean({ default: false, description: 'TLS from the first byte (port 465); false uses STARTTLS when offered.' }),
+    Username: Type.Optional(Type.String({ description: 'SMTP user name.' })),
+    ApiKey: Type.Optional(Type.String({ 'x-secret': true, description: 'Key of the email provider, used as the SMTP password.' })),
+    From: Type.String({ default: 'Outage alerts <alerts@localhost>', description: 'Sender of every email.' }),
+  }),
+  EmailOutbox: Type.Object({
+    IntervalSeconds: Type.Integer({ minimum: 1, default: 120, description: 'Period of the outbox worker sweep.' }),
+    BatchSize: Type.Integer({ minimum: 50, maximum: 100, default: 50, description: 'Messages claimed per batch (50..100).' }),
+    MaxAttempts: Type.Integer({ minimum: 1, default: 8, description: 'Send attempts before an item is dead.' }),
+  }),
+};

@@ -1,0 +1,58 @@
+import { defineRenderer, type NotificationEvent, type SectionsConfig } from '#plugin-api';
+import type { powerOutagesConfig } from './config.ts';
+import type { AnnouncementPayload, PowerOutageItem } from './outage-types.ts';
+
+export const POWER_OUTAGES_FEED_ID = 'utility.power-outages';
+type Config = SectionsConfig<typeof powerOutagesConfig>;
+
+function formatTime(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(date);
+}
+
+const outageLines = (item: PowerOutageItem) => [`Feeder: ${item.feeder}`, `Areas: ${item.areas.join(', ') || '—'}`];
+const sequenceIdOf = (event: NotificationEvent) => `po-${event.itemKey ?? event.sourceKey}`.replace(/[^-_A-Za-z0-9]/g, '_').slice(0, 64);
+
+export const powerOutageRenderers = [
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['NewOutage'], (event, { config }) => {
+    const item = event.sourcePayload as PowerOutageItem;
+    const zone = config.PowerOutages.TimeZone;
+    return {
+      title: `Power outage: ${item.areas.join(', ') || item.feeder}`,
+      body: [...outageLines(item), `Since: ${formatTime(item.timeOff, zone)}`, ...(item.cause ? [`Cause: ${item.cause}`] : [])].join('\n'),
+      sequenceId: sequenceIdOf(event),
+      tags: ['warning', 'electric_plug'],
+      priority: 'High',
+    };
+  }),
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['Restoration', 'RestoredAnnouncement'], (event, { config }) => {
+    const item = event.sourcePayload as PowerOutageItem;
+    const zone = config.PowerOutages.TimeZone;
+    return {
+      title: `Power restored: ${item.areas.join(', ') || item.feeder}`,
+      body: [
+        ...outageLines(item),
+        `Off: ${formatTime(item.timeOff, zone)}`,
+        `Restored: ${item.timeRestored ? formatTime(item.timeRestored, zone) : 'unknown'}`,
+      ].join('\n'),
+      sequenceId: sequenceIdOf(event),
+      tags: ['white_check_mark', 'electric_plug'],
+      priority: 'Default',
+    };
+  }),
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['ManualAnnouncement'], (event) => {
+    const payload = event.sourcePayload as AnnouncementPayload;
+    const scope = [
+      ...(payload.areas.length ? [`Areas: ${payload.areas.join(', ')}`] : []),
+      ...(payload.feeders.length ? [`Feeders: ${payload.feeders.join(', ')}`] : []),
+    ];
+    return {
+      title: payload.title,
+      body: [payload.message, ...scope].join('\n'),
+      sequenceId: sequenceIdOf(event),
+      tags: ['loudspeaker'],
+      priority: 'High',
+    };
+  }),
+];

@@ -1,0 +1,45 @@
+/** One planned outage as the utility's feed API reports it (contracts §7). */
+export interface ScheduledOutageItem {
+  id: string;
+  date: string;
+  start: string;
+  end: string;
+  feeder: string;
+  areas: string[];
+  reason?: string;
+  status: 'scheduled' | 'cancelled';
+}
+
+export const SCHEDULED_OUTAGE_EVENT_TYPES = ['NewEntry', 'Updated', 'Cancelled', 'WeeklyDigest', 'DailyUpdate', 'DayBeforeReminder'] as const;
+export type ScheduledChangeKind = 'NewEntry' | 'Updated' | 'Cancelled';
+
+/** The fields whose change makes an Updated event. */
+export const TRACKED_FIELDS = ['date', 'start', 'end', 'feeder', 'areas'] as const;
+export type TrackedField = (typeof TRACKED_FIELDS)[number];
+
+export interface FieldChange {
+  field: TrackedField;
+  from: string;
+  to: string;
+}
+
+export interface ScheduledOutageChange {
+  kind: ScheduledChangeKind;
+  item: ScheduledOutageItem;
+  existing?: ScheduledOutageItem;
+  /** For Updated: what changed, old → new. */
+  changes: FieldChange[];
+}
+
+/** Payload of Updated events. */
+export interface UpdatedPayload {
+  item: ScheduledOutageItem;
+  changes: FieldChange[];
+}
+
+/** Payload of DailyUpdate, WeeklyDigest and DayBeforeReminder events. */
+export interface DigestPayload {
+  /** Human label of the period, for example "week of 2026-11-23". */
+  period: string;
+  outages: ScheduledOutageItem[];
+}

@@ -1,0 +1,84 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../core/app.ts';
+import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+/** A plugins folder holding the real plugins plus the fixture feed, as an operator would drop it in. */
+function pluginsDirWithFixture(): string {
+  const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+  cpSync(fileURLToPath(new URL('../../plugins/', import.meta.url)), dir, { recursive: true });
+  cpSync(path.join(fixtures, 'plugins', 'fixture-feed'), path.join(dir, 'fixture-feed'), { recursive: true });
+  return dir;
+}
+
+describe('plugin discovery', () => {
+  let database: ProvisionedDatabase;
+  let pluginsDir: string;
+  const apps: TestApp[] = [];
+  const start = async (env: Record<string, string>) => {
+    const started = await startTestApp({ database, pluginsDir, env });
+    apps.push(started);
+    return started;
+  };
+
+  beforeAll(async () => {
+    database = await provisionDatabase(await preferredKind());
+    pluginsDir = pluginsDirWithFixture();
+  });
+  afterAll(async () => {
+    for (const started of apps) await started.close();
+    await database.drop();
+  });
+
+  it('lists a dropped-in plugin in the catalog, applies its migration and runs its worker when enabled', async () => {
+    const { app } = await start({ FixtureFeed__Enabled: 'true' });
+    const feeds = (await app.inject({ method: 'GET', url: '/api/notification-feeds' })).json();
+    expect(feeds).toContainEqual({ id: 'fixture.items', displayName: 'Fixture items', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'] });
+    expect(feeds.map((f: { id: string }) => f.id)).toEqual(['fixture.items', 'utility.power-outages', 'utility.scheduled-outages']);
+    expect(app.services.workers.names).toEqual(['fixture-feed.monitor']);
+    // runImmediately: the first iteration writes a row into the plugin's own table.
+    await expect.poll(async () => (await app.services.database.knex('fixture_feed_runs').count({ n: '*' }))[0].n, { timeout: 5000 }).toBe(1);
+    await app.close();
+  });
+
+  it('registers no monitor when the feed or the master switch is off', async () => {
+    const disabled = await start({ FixtureFeed__Enabled: 'false' });
+    expect(disabled.app.services.workers.names).toEqual([]);
+    await disabled.close();
+    const masterOff = await start({ FixtureFeed__Enabled: 'true', NotificationPipeline__Enabled: 'false' });
+    expect(masterOff.app.services.workers.names).toEqual([]);
+    await masterOff.close();
+  });
+
+  it('serves the real catalog of the shipped plugins', async () => {
+    const { app, close } = await start({});
+    const feeds = (await app.inject({ method: 'GET', url: '/api/notification-feeds' })).json();
+    expect(feeds.find((f: { id: string }) => f.id === 'utility.power-outages')).toEqual({
+      id: 'utility.power-outages',
+      displayName: 'Power outages',
+      eventTypes: ['NewOutage', 'Restoration', 'RestoredAnnouncement', 'ManualAnnouncement'],
+      filterableFields: ['Feeder', 'Area', 'Keywords'],
+    });
+    expect(app.services.registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
+    await close();
+  });
+
+  it('stops the start with an error naming the folder of a malformed manifest', async () => {
+    const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+    cpSync(path.join(fixtures, 'broken-plugins', 'broken-manifest'), path.join(dir, 'broken-manifest'), { recursive: true });
+    await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(
+      /Plugin folder "broken-manifest": .*feed\.id must be a dotted id.*no renderer for event type Happened/,
+    );
+  });
+
+  it('stops the start when a folder has no index.ts', async () => {
+    const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+    cpSync(path.join(fixtures, 'plugins', 'fixture-feed', 'migrations'), path.join(dir, 'stray-folder'), { recursive: true });
+    await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(/Plugin folder "stray-folder": has no index.ts/);
+  });
+});

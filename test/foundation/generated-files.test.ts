@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPlatform } from '../../core/boot.ts';
+import { renderConfigReference, renderEnvTemplate, REFERENCE_END, REFERENCE_START } from '../../core/config/env-template.ts';
+import { projectRoot } from '../../core/paths.ts';
+
+const { registry, schema } = await loadPlatform();
+
+describe('generated configuration files are current (run `npm run config:template` after a schema change)', () => {
+  it('config/env.template', () => {
+    expect(readFileSync(path.join(projectRoot, 'config', 'env.template'), 'utf8')).toBe(renderEnvTemplate(schema, registry.templateExamples()));
+  });
+
+  it("the README's configuration reference", () => {
+    const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf(REFERENCE_START) + REFERENCE_START.length, readme.indexOf(REFERENCE_END)).trim();
+    expect(block).toBe(renderConfigReference(schema, registry.templateExamples()));
+  });
+
+  it('names the keys of the contract', () => {
+    const template = renderEnvTemplate(schema, registry.templateExamples());
+    for (const key of [
+      'Server__Host', 'Server__Port', 'PublicBaseUrl', 'ConnectionStrings__DefaultConnection', 'NotificationPipeline__Enabled',
+      'NotificationPipeline__CooldownSeconds', 'PowerOutages__Enabled', 'PowerOutages__PollingIntervalSeconds', 'PowerOutages__FeedTimeoutSeconds',
+      'ScheduledOutages__TimeZone', 'ScheduledOutages__WeeklyDigestDay', 'ExternalProvider__BaseUrl', 'ExternalProvider__ApiKey',
+      'Notifications__Push__BaseUrl', 'Notifications__Push__PublishToken', 'Notifications__Push__TopicPrefix', 'Notifications__Push__AllowedTopics',
+      'Notifications__Push__AllowedTopicPrefixes', 'EmailProvider__Host', 'EmailProvider__ApiKey', 'EmailProvider__From', 'EmailOutbox__IntervalSeconds',
+      'EmailOutbox__BatchSize', 'EmailOutbox__MaxAttempts', 'SubscriptionLimits__MaxPerIp', 'SubscriptionLimits__MaxPerIpPerDay',
+      'SubscriptionLimits__MaxSubscriptionsPerUser', 'Jwt__Secret', 'NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic',
+    ]) {
+      expect(template).toMatch(new RegExp(`^${key}=`, 'm'));
+    }
+  });
+});

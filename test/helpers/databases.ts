@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { projectRoot } from '../../core/paths.ts';
+
+/** Admin connection of the test PostgreSQL server; each test file gets a fresh database on it. */
+export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_DB_PREFIX = 'np_test_';
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface ProvisionedDatabase {
+  kind: DatabaseKind;
+  /** Env entries that point the service at this database. */
+  env: Record<string, string>;
+  connectionString?: string;
+  drop(): Promise<void>;
+}
+
+let reachable: Promise<boolean> | undefined;
+
+/** Whether the test PostgreSQL server answers. With REQUIRE_POSTGRES=1 (CI) its absence is an error. */
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch (error) {
+      if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} does not answer`, { cause: error });
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+/** The kinds integration tests run on: PostgreSQL when reachable, and always PGlite. */
+export async function databaseKinds(): Promise<DatabaseKind[]> {
+  return (await postgresReachable()) ? ['postgres', 'pglite'] : ['pglite'];
+}
+
+/** PostgreSQL when reachable, else PGlite: for tests that need one database of either kind. */
+export async function preferredKind(): Promise<DatabaseKind> {
+  return (await postgresReachable()) ? 'postgres' : 'pglite';
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function provisionDatabase(kind: DatabaseKind): Promise<ProvisionedDatabase> {
+  if (kind === 'postgres') {
+    const name = `${TEST_DB_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`;
+    await admin((client) => client.query(`CREATE DATABASE ${name}`));
+    const connectionString = databaseUrl(name);
+    return {
+      kind,
+      connectionString,
+      env: { ConnectionStrings__DefaultConnection: connectionString },
+      drop: async () => {
+        if (process.env.KEEP_TEST_DB === '1') return;
+        await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpRoot(), 'pglite-'));
+  return {
+    kind,
+    env: { Database__EmbeddedPath: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Scratch space inside the project (plugin folders copied there still resolve #plugin-api). */
+export function tmpRoot(): string {
+  return path.join(projectRoot, 'test', '.tmp');
+}
+
+/** Drops databases left by earlier runs (a killed run cannot clean up after itself). */
+export async function dropLeftoverDatabases(): Promise<void> {
+  if (!(await postgresReachable())) return;
+  await admin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DB_PREFIX}%`]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  });
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../core/app.ts';
+import type { ProvisionedDatabase } from './databases.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** Every log line written so far, as written (after redaction). */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  database: ProvisionedDatabase;
+  env?: Record<string, string>;
+  pluginsDir?: string;
+  workers?: boolean;
+  now?: () => Date;
+}
+
+/** Builds the real app on a provisioned database with captured logs. */
+export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
+  const logs: string[] = [];
+  const app = await buildApp({
+    env: { Logging__Level: 'info', ...options.database.env, ...options.env },
+    pluginsDir: options.pluginsDir,
+    workers: options.workers,
+    now: options.now,
+    logStream: { write: (line: string) => void logs.push(line) },
+  });
+  await app.ready();
+  return { app, logs, close: () => app.close() };
+}

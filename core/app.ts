@@ -14,6 +14,13 @@ import type { DeliveryTarget } from './plugin-api/delivery-types.ts';
 import type { PluginContext, PluginManifest } from './plugin-api/manifest.ts';
 import type { PluginRegistry } from './plugins/registry.ts';
 import { configurePlatform } from './boot.ts';
+import { DeliveryDispatcher } from './pipeline/delivery-dispatcher.ts';
+import { NotificationPipelineService } from './pipeline/notification-pipeline.ts';
+import { DEFAULT_RETRY } from './pipeline/retry-policy.ts';
+import { createCallerAuth } from './http/caller-auth.ts';
+import { subscriptionRoutes } from './subscriptions/subscription-routes.ts';
+import { SubscriptionService } from './subscriptions/subscription-service.ts';
+import { syncSystemSubscriptions } from './subscriptions/system-subscriptions.ts';
 import { WorkerLeases } from './scheduler/worker-leases.ts';
 import { WorkerScheduler } from './scheduler/worker-scheduler.ts';
 
@@ -34,6 +41,8 @@ export interface AppServices {
   readonly database: Database;
   readonly workers: WorkerScheduler;
   readonly targets: ReadonlyMap<string, DeliveryTarget>;
+  readonly pipeline: NotificationPipelineService;
+  readonly dispatcher: DeliveryDispatcher;
   readonly instanceId: string;
   readonly now: () => Date;
 }
@@ -87,10 +96,32 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log,
   );
   const targets = new Map<string, DeliveryTarget>();
-  app.decorate('services', { config, fullConfig: loaded.config, registry, database, workers, targets, instanceId, now });
+  const pipelineConfig = config.NotificationPipeline;
+  const dispatcher = new DeliveryDispatcher({
+    db: database.knex,
+    targets,
+    log: app.log.child({ component: 'dispatcher' }),
+    batchSize: pipelineConfig.DispatchBatchSize,
+    retry: { ...DEFAULT_RETRY, maxAttempts: pipelineConfig.MaxDeliveryAttempts },
+    leaseSeconds: pipelineConfig.DeliveryLeaseSeconds,
+    now,
+  });
+  const feedConfigs = new Map<string, unknown>();
+  const pipeline = new NotificationPipelineService({
+    db: database.knex,
+    registry,
+    targets,
+    dispatcher,
+    log: app.log.child({ component: 'pipeline' }),
+    enabled: pipelineConfig.Enabled,
+    cooldownSeconds: pipelineConfig.CooldownSeconds,
+    feedConfig: (feedId) => feedConfigs.get(feedId),
+  });
+  app.decorate('services', { config, fullConfig: loaded.config, registry, database, workers, targets, pipeline, dispatcher, instanceId, now });
 
   app.addHook('onClose', async () => {
     await workers.stop();
+    await dispatcher.stop();
     for (const target of targets.values()) await target.close?.().catch((err: unknown) => app.log.warn({ err }, 'closing a delivery target failed'));
     await database.knex.destroy();
   });
@@ -118,6 +149,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await app.register(feedRoutes, { catalog: registry });
+  const subscriptions = new SubscriptionService({
+    db: database.knex,
+    registry,
+    targets,
+    pipeline,
+    limits: config.SubscriptionLimits,
+    cooldownSeconds: pipelineConfig.CooldownSeconds,
+    now,
+  });
+  await app.register(subscriptionRoutes, {
+    service: subscriptions,
+    providers: registry.deliveries.filter((manifest) => manifest.createTarget).map((manifest) => manifest.provider),
+    authenticate: createCallerAuth(config.Jwt.Secret),
+  });
 
   const contexts = new Map<string, PluginContext>();
   for (const { manifest } of registry.plugins) {
@@ -128,9 +173,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       db: database.knex,
       log: app.log.child({ plugin: manifest.id }),
       topicAllowlist: registry.topicAllowlist,
+      pipeline,
       now,
     };
     contexts.set(manifest.id, context);
+    if (manifest.kind === 'feed') feedConfigs.set(manifest.feed.id, context.config);
     if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
   }
 
@@ -138,7 +185,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     for (const manifest of registry.deliveries) {
       if (manifest.createTarget) targets.set(manifest.provider, await manifest.createTarget(contexts.get(manifest.id)!));
     }
+    await syncSystemSubscriptions(database.knex, pipelineConfig.SystemSubscriptions, registry, targets);
     if (options.workers !== false) {
+      if (pipelineConfig.Enabled) {
+        workers.register({
+          name: 'core.delivery-dispatcher',
+          intervalSeconds: pipelineConfig.DispatchIntervalSeconds,
+          exclusive: false,
+          run: async ({ signal }) => void (await dispatcher.drain(signal)),
+        });
+      }
       for (const { manifest } of registry.plugins) {
         const context = contexts.get(manifest.id)!;
         const runs = manifest.kind === 'delivery' || (config.NotificationPipeline.Enabled && manifest.enabled(context.config));

@@ -34,11 +34,14 @@ export type DeliveryOutcome =
 export interface DeliveryTarget {
   readonly provider: string;
   /**
-   * Checks the destination a client sent and returns the one to store: a
-   * target that generates destinations (push topics) requires it absent.
-   * Throws an InvalidField error naming `body/delivery/destination`.
+   * Checks a destination and returns the one to store. For a client's
+   * subscription (scope User or Anonymous) a target that generates
+   * destinations (push topics) requires it absent and generates one; a bad
+   * value throws Errors.InvalidField naming `body/delivery/destination`.
+   * For a System subscription (from env or a migration) the destination is
+   * given and must pass the target's policy (Errors.TopicNotAllowed).
    */
-  prepareDestination(requested: string | undefined): string;
+  prepareDestination(requested: string | undefined, context: { scope: SubscriptionScope }): string;
   /** Where a subscriber subscribes (push topic URL), or null. */
   subscribeUrl(destination: string): string | null;
   /** A new subscription starts active (push) or waits for verification (email). */

@@ -4,6 +4,7 @@ import type { Static, TObject } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { NotificationFeedDefinition, NotificationRenderer } from './feed-types.ts';
+import type { NotificationPipeline } from './pipeline-types.ts';
 import type { WorkerDefinition } from './worker-types.ts';
 
 /** Config sections a plugin owns, by path (`PowerOutages`, `Notifications:Push`). */
@@ -30,6 +31,8 @@ export interface PluginContext<S extends ConfigSections = ConfigSections> {
   readonly log: FastifyBaseLogger;
   /** Every topic and prefix the installed plugins declare (the push server ACL follows it). */
   readonly topicAllowlist: TopicAllowlist;
+  /** ProcessNotificationEvents: the only way a monitor delivers. */
+  readonly pipeline: NotificationPipeline;
   readonly now: () => Date;
 }
 
@@ -61,6 +64,11 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
   readonly detector: (...args: never[]) => unknown;
   readonly renderers: readonly NotificationRenderer<SectionsConfig<S>>[];
   readonly systemSubscription?: SystemSubscriptionOffer;
+  /**
+   * Event types coalesced within a subscription's cooldown: several of one
+   * source item give one delivery of the latest (contracts §6: Updated).
+   */
+  readonly coalescedEventTypes?: readonly string[];
 }
 
 export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S> {

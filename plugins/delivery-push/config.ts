@@ -1,5 +1,7 @@
 import { Type } from '#plugin-api';
 
+// Attempts and backoff are core's (the dispatcher persists retries in the ledger), so this
+// section holds only what the publisher itself needs.
 export const pushConfig = {
   'Notifications:Push': Type.Object({
     BaseUrl: Type.Optional(Type.String({ format: 'uri', description: 'Address of the push server ({push_url}).' })),
@@ -19,6 +21,11 @@ export const pushConfig = {
     }),
     TimeoutSeconds: Type.Integer({ minimum: 1, default: 10, description: 'Timeout of one publish request, in seconds.' }),
     Connections: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'Keep-alive connections to the push server.' }),
-    MaxAttempts: Type.Integer({ minimum: 1, default: 10, description: 'Publish attempts before a delivery is recorded as failed.' }),
+    RequestsPerConnection: Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      default: 16,
+      description: 'Publish requests in flight per connection (Connections times this bounds one batch).',
+    }),
   }),
 };

@@ -8,7 +8,16 @@ type Config = SectionsConfig<typeof powerOutagesConfig>;
 function formatTime(iso: string, timeZone: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(date);
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).format(date);
 }
 
 const outageLines = (item: PowerOutageItem) => [`Feeder: ${item.feeder}`, `Areas: ${item.areas.join(', ') || '—'}`];

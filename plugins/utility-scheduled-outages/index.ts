@@ -18,5 +18,6 @@ export const manifest = defineFeedPlugin({
   enabled: (config) => config.ScheduledOutages.Enabled,
   detector: detectScheduledOutageChanges,
   renderers: scheduledOutageRenderers,
+  coalescedEventTypes: ['Updated'],
   systemSubscription: { name: 'ScheduledOutages', pushTopic: 'utility-scheduled-outages' },
 });

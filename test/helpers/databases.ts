@@ -91,11 +91,28 @@ export function tmpRoot(): string {
   return path.join(projectRoot, 'test', '.tmp');
 }
 
-/** Drops databases left by earlier runs (a killed run cannot clean up after itself). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Drops databases left by earlier runs (a killed run cannot clean up after
+ * itself): only those whose creating process is gone, so runs side by side
+ * on one server leave each other alone.
+ */
 export async function dropLeftoverDatabases(): Promise<void> {
   if (!(await postgresReachable())) return;
   await admin(async (client) => {
     const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DB_PREFIX}%`]);
-    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    for (const { datname } of rows) {
+      const pid = Number(datname.slice(TEST_DB_PREFIX.length).split('_')[0]);
+      if (Number.isInteger(pid) && processAlive(pid)) continue;
+      await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    }
   });
 }

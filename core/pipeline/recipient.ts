@@ -1,0 +1,24 @@
+import type { SubscriptionRecipient, SubscriptionScope } from '../plugin-api/delivery-types.ts';
+
+/** The subscription columns a delivery target is shown. */
+export interface RecipientColumns {
+  public_id: string;
+  display_name: string;
+  feed_id: string;
+  provider: string;
+  destination: string;
+  scope: SubscriptionScope;
+}
+
+/** What a delivery target sees of a subscription row (ids come back as strings from some drivers). */
+export function toRecipient(id: number | string, row: RecipientColumns): SubscriptionRecipient {
+  return {
+    id: Number(id),
+    publicId: row.public_id,
+    displayName: row.display_name,
+    feedId: row.feed_id,
+    provider: row.provider,
+    destination: row.destination,
+    scope: row.scope,
+  };
+}

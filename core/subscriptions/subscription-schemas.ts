@@ -1,0 +1,61 @@
+import Type from 'typebox';
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Term = Type.String({ minLength: 1, maxLength: 100 });
+const TermList = Type.Array(Term, { maxItems: 50 });
+
+export const FilterSchema = Type.Object(
+  {
+    feeders: Type.Optional(TermList),
+    locationKeywords: Type.Optional(TermList),
+    keywords: Type.Optional(TermList),
+    eventTypes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+
+export function createBodySchema(providers: readonly string[]) {
+  return Type.Object(
+    {
+      displayName: Name,
+      feedId: Type.String({ minLength: 1, maxLength: 100 }),
+      filter: Type.Optional(FilterSchema),
+      delivery: Type.Object(
+        {
+          provider: Type.Union(providers.map((provider) => Type.Literal(provider))),
+          destination: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const SubscriptionSchema = Type.Object({
+  publicId: Type.String(),
+  displayName: Type.String(),
+  feedId: Type.String(),
+  filter: FilterSchema,
+  delivery: Type.Object({ provider: Type.String(), destination: Type.String() }),
+  scope: Type.String(),
+  isActive: Type.Boolean(),
+  subscribeUrl: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+});
+
+export const CreatedSchema = Type.Object({ ...SubscriptionSchema.properties, manageToken: Type.String() });
+
+export const ErrorSchema = Type.Object({
+  statusCode: Type.Integer(),
+  code: Type.String(),
+  error: Type.String(),
+  message: Type.String(),
+});
+
+export const PublicIdParams = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false });
+
+export const TestResultSchema = Type.Object({ matchedSubscriptionCount: Type.Integer(), deliveredCount: Type.Integer() });
+
+/** Error responses every subscription route may give. */
+export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorSchema]));

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { Errors } from '../errors.ts';
+import type { Caller } from '../http/caller-auth.ts';
+import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import { toRecipient } from '../pipeline/recipient.ts';
+import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
+import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
+import { createTestEvent } from '../pipeline/test-event.ts';
+import type { PluginRegistry } from '../plugins/registry.ts';
+import { checkCreateLimits, type SubscriptionLimits } from './create-limits.ts';
+import * as repo from './subscription-repository.ts';
+import { authorizeAccess, checkFilterAgainstFeed, hashToken } from './subscription-policy.ts';
+
+export interface CreateRequest {
+  displayName: string;
+  feedId: string;
+  filter?: SubscriptionFilter;
+  delivery: { provider: string; destination?: string };
+}
+
+export interface SubscriptionView {
+  publicId: string;
+  displayName: string;
+  feedId: string;
+  filter: SubscriptionFilter;
+  delivery: { provider: string; destination: string };
+  scope: string;
+  isActive: boolean;
+  subscribeUrl: string | null;
+  createdAt: string;
+}
+
+export interface SubscriptionServiceDependencies {
+  db: Knex;
+  registry: PluginRegistry;
+  targets: ReadonlyMap<string, DeliveryTarget>;
+  pipeline: NotificationPipeline;
+  limits: SubscriptionLimits;
+  cooldownSeconds: number;
+  now: () => Date;
+}
+
+const randomId = (bytes: number) => randomBytes(bytes).toString('base64url');
+
+function tooManyRequests(message: string, retryAfterSeconds: number): Error {
+  return Object.assign(new Errors.TooManyRequests(message), { headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
+/** The subscription use cases behind the HTTP API: create with limits, read, delete, test. */
+export class SubscriptionService {
+  readonly #deps: SubscriptionServiceDependencies;
+
+  constructor(deps: SubscriptionServiceDependencies) {
+    this.#deps = deps;
+  }
+
+  view(row: repo.SubscriptionRecord): SubscriptionView {
+    const target = this.#deps.targets.get(row.provider);
+    return {
+      publicId: row.public_id,
+      displayName: row.display_name,
+      feedId: row.feed_id,
+      filter: row.filter_json ?? {},
+      delivery: { provider: row.provider, destination: row.destination },
+      scope: row.scope,
+      isActive: row.is_active,
+      subscribeUrl: target?.subscribeUrl(row.destination) ?? null,
+      createdAt: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  async create(request: CreateRequest, caller: Caller, clientIp: string): Promise<SubscriptionView & { manageToken: string }> {
+    const { db, registry, targets, limits, now } = this.#deps;
+    const filter = request.filter ?? {};
+    const displayName = request.displayName.trim();
+    if (displayName === '') throw new Errors.InvalidField('body/displayName must not be blank');
+    checkFilterAgainstFeed(request.feedId, registry.feed(request.feedId), filter);
+    const target = targets.get(request.delivery.provider);
+    if (!target) throw new Errors.InvalidField(`body/delivery/provider: ${request.delivery.provider} is not available`);
+    const scope = caller.kind === 'user' ? 'User' : 'Anonymous';
+    const destination = target.prepareDestination(request.delivery.destination, { scope });
+    const manageToken = randomId(32);
+    const created = await db.transaction(async (trx) => {
+      const owner = caller.kind === 'user' ? caller.userId : null;
+      await repo.lockCreatesOf(trx, owner ? `user:${owner}` : `ip:${clientIp}`);
+      const day = now().toISOString().slice(0, 10);
+      const usage = {
+        liveByIp: owner ? 0 : await repo.countLiveByIp(trx, clientIp),
+        createdTodayByIp: owner ? 0 : await repo.createdToday(trx, clientIp, day),
+        liveByUser: owner ? await repo.countLiveByUser(trx, owner) : 0,
+      };
+      const breach = checkCreateLimits(caller, usage, limits, now());
+      if (breach) throw tooManyRequests(breach.message, breach.retryAfterSeconds);
+      const row = await repo.insertSubscription(trx, {
+        public_id: randomId(16),
+        display_name: displayName,
+        feed_id: request.feedId,
+        filter_json: filter,
+        provider: request.delivery.provider,
+        destination,
+        scope,
+        is_active: target.startsActive,
+        pending_verification: !target.startsActive,
+        owner_user_id: owner,
+        created_ip: clientIp,
+        manage_token_hash: hashToken(manageToken),
+      });
+      if (!owner) await repo.countCreate(trx, clientIp, day);
+      await target.onSubscriptionCreated?.(trx, toRecipient(row.id, row));
+      return row;
+    });
+    return { ...this.view(created), manageToken };
+  }
+
+  async get(publicId: string, caller: Caller, manageToken: string | undefined): Promise<repo.SubscriptionRecord> {
+    const row = await repo.findSubscription(this.#deps.db, publicId);
+    if (!row) throw new Errors.NotFound(`subscription ${publicId} not found`);
+    authorizeAccess(row, caller, manageToken);
+    return row;
+  }
+
+  async delete(publicId: string, caller: Caller, manageToken: string | undefined): Promise<void> {
+    const row = await this.get(publicId, caller, manageToken);
+    await repo.deleteSubscription(this.#deps.db, Number(row.id));
+  }
+
+  /** Sends a test event to this one subscription through the pipeline, once per cooldown. */
+  async test(publicId: string, caller: Caller, manageToken: string | undefined): Promise<ProcessResult> {
+    const row = await this.get(publicId, caller, manageToken);
+    if (!row.is_active) throw new Errors.Conflict(`subscription ${publicId} is not active${row.pending_verification ? ': its address is not verified yet' : ''}`);
+    const wait = await repo.takeTestSlot(this.#deps.db, Number(row.id), this.#deps.cooldownSeconds);
+    if (wait > 0) throw tooManyRequests(`one test per ${this.#deps.cooldownSeconds} s: try again in ${wait} s`, wait);
+    const feed = this.#deps.registry.feed(row.feed_id);
+    const event = createTestEvent(row.feed_id, feed?.feed.displayName ?? row.feed_id, row.display_name);
+    return this.#deps.pipeline.processNotificationEvents([event], { onlySubscriptionIds: [Number(row.id)], awaitDelivery: true });
+  }
+}

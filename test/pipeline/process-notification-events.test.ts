@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { NotificationEvent } from '../../core/plugin-api/index.ts';
+import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const POWER = 'utility.power-outages';
+const SCHEDULED = 'utility.scheduled-outages';
+
+const outage = (id: string, feeder: string, areas: string[], eventType = 'NewOutage'): NotificationEvent => ({
+  feedId: POWER,
+  eventType,
+  sourceKey: id,
+  fields: { feeder, areas: areas.join(', ') },
+  sourcePayload: { id, feeder, areas, timeOff: '2026-11-22T08:15:00+05:30', timeRestored: eventType === 'NewOutage' ? null : '2026-11-22T10:00:00+05:30' },
+});
+
+describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) => {
+  let database: ProvisionedDatabase;
+  let started: TestApp;
+  const knex = () => started.app.services.database.knex;
+  const pipeline = () => started.app.services.pipeline;
+  const dispatcher = () => started.app.services.dispatcher;
+
+  async function subscribe(feedId: string, filter: object, provider = 'Push', destination?: string): Promise<{ id: number; publicId: string }> {
+    const response = await started.app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: `sub ${Math.random()}`, feedId, filter, delivery: { provider, ...(destination ? { destination } : {}) } },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { publicId } = response.json();
+    const row = await knex()('notification_subscriptions').where({ public_id: publicId }).first();
+    return { id: Number(row.id), publicId };
+  }
+  const pushDeliveries = () => knex()('fixture_push_deliveries').orderBy('id');
+  const ledger = () => knex()('notification_delivery_ledger').orderBy('id');
+  const control = (mode: string, remaining: number) => knex()('fixture_push_control').update({ mode, remaining });
+
+  beforeAll(async () => {
+    database = await provisionDatabase(kind);
+    started = await startTestApp({
+      database,
+      pluginsDir: pipelinePluginsDir(),
+      workers: false,
+      env: {
+        SubscriptionLimits__MaxPerIp: '1000',
+        SubscriptionLimits__MaxPerIpPerDay: '1000',
+        NotificationPipeline__CooldownSeconds: '2',
+        NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: POWER,
+        NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: 'utility-power-outages',
+      },
+    });
+  });
+  afterAll(async () => {
+    await started?.close();
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await knex()('notification_delivery_ledger').delete();
+    await knex()('notification_subscriptions').whereNot({ scope: 'System' }).delete();
+    await knex()('fixture_push_deliveries').delete();
+    await knex()('fixture_email_outbox').delete();
+    await control('ok', 0);
+  });
+
+  it('matches filters, delivers once per subscription and skips what the ledger holds', async () => {
+    const f12 = await subscribe(POWER, { feeders: ['f12'] });
+    await subscribe(POWER, { locationKeywords: ['Galle'] });
+    const email = await subscribe(POWER, { feeders: ['F12'] }, 'Email', 'Someone@Example.org');
+    await knex()('notification_subscriptions').where({ id: email.id }).update({ is_active: true });
+
+    const first = await pipeline().processNotificationEvents([outage('PO-1', 'F12', ['Kandy'])], { awaitDelivery: true });
+    // F12 push, F12 email and the system subscription; the Galle one does not match.
+    expect(first).toEqual({ matchedSubscriptionCount: 3, deliveredCount: 3, claimedCount: 3, wasSystemDelivery: true });
+    const pushed = await pushDeliveries();
+    expect(pushed.map((row) => row.destination).sort()).toEqual([...(await knex()('notification_subscriptions').whereIn('scope', ['System']).pluck('destination')), (await knex()('notification_subscriptions').where({ id: f12.id }).first()).destination].sort());
+    expect(pushed[0].title).toBe('Power outage: Kandy');
+    expect(await knex()('fixture_email_outbox').where({ kind: 'notification' }).pluck('recipient')).toEqual(['someone@example.org']);
+
+    const again = await pipeline().processNotificationEvents([outage('PO-1', 'F12', ['Kandy'])], { awaitDelivery: true });
+    expect(again).toEqual({ matchedSubscriptionCount: 3, deliveredCount: 0, claimedCount: 0, wasSystemDelivery: true });
+    expect(await pushDeliveries()).toHaveLength(2);
+    const rows = await ledger();
+    expect(rows.map((row) => row.status).sort()).toEqual(['delivered', 'delivered', 'queued']);
+    // The push and the email subscription with the same filter have independent rows.
+    expect(rows.filter((row) => [f12.id, email.id].includes(Number(row.subscription_id)))).toHaveLength(2);
+  });
+
+  it('refuses an event type the feed cannot render, before storing anything', async () => {
+    const events = Number((await knex()('notification_events').count({ n: '*' }))[0].n);
+    await expect(pipeline().processNotificationEvents([outage('PO-9', 'F1', ['X'], 'Exploded')])).rejects.toMatchObject({ code: 'NP_NO_RENDERER' });
+    expect(Number((await knex()('notification_events').count({ n: '*' }))[0].n)).toBe(events);
+  });
+
+  it('retries a transient failure from the ledger and delivers exactly once', async () => {
+    await subscribe(SCHEDULED, {});
+    await control('retry', 2);
+    const item = { id: 'SO-2', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], status: 'scheduled' };
+    const event: NotificationEvent = { feedId: SCHEDULED, eventType: 'NewEntry', sourceKey: 'SO-2', fields: {}, sourcePayload: item };
+    const result = await pipeline().processNotificationEvents([event], { awaitDelivery: true });
+    expect(result).toMatchObject({ matchedSubscriptionCount: 1, claimedCount: 1, deliveredCount: 0 });
+    const [waiting] = await ledger();
+    expect(waiting).toMatchObject({ status: 'retrying', attempts: 1, last_error: 'fixture busy' });
+    // Backoff is in the ledger, not in memory: about 5 s (±20 %) after the first attempt.
+    expect(new Date(waiting.next_attempt_at).getTime()).toBeGreaterThan(Date.now() + 2000);
+    await dispatcher().drain();
+    expect((await ledger())[0].status).toBe('retrying');
+    for (let round = 0; round < 2; round += 1) {
+      await knex()('notification_delivery_ledger').update({ next_attempt_at: knex().fn.now() });
+      await dispatcher().drain();
+    }
+    expect((await ledger()).map((row) => [row.status, row.attempts])).toEqual([['delivered', 3]]);
+    expect(await pushDeliveries()).toHaveLength(1);
+    expect(await pipeline().processNotificationEvents([event], { awaitDelivery: true })).toMatchObject({ claimedCount: 0 });
+  });
+
+  it('records a permanent failure, does not retry it, and still delivers the others', async () => {
+    await subscribe(POWER, {});
+    await control('fail', 1);
+    const result = await pipeline().processNotificationEvents([outage('PO-3', 'F1', ['Matale'])], { awaitDelivery: true });
+    expect(result).toMatchObject({ matchedSubscriptionCount: 2, deliveredCount: 1, claimedCount: 2 });
+    const failed = await knex()('notification_delivery_ledger').where({ status: 'failed' });
+    expect(failed).toHaveLength(1);
+    expect(failed[0].last_error).toBe('fixture refused');
+    await dispatcher().drain();
+    expect(await pushDeliveries()).toHaveLength(1);
+  });
+
+  it('reports no system delivery for a feed without a system subscription', async () => {
+    await subscribe(SCHEDULED, {});
+    const event: NotificationEvent = {
+      feedId: SCHEDULED,
+      eventType: 'NewEntry',
+      sourceKey: 'SO-1',
+      fields: { feeder: 'F3', areas: 'Gampola' },
+      sourcePayload: { id: 'SO-1', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], status: 'scheduled' },
+    };
+    expect(await pipeline().processNotificationEvents([event], { awaitDelivery: true })).toMatchObject({ deliveredCount: 1, wasSystemDelivery: false });
+  });
+
+  it('coalesces Updated events of one item inside the cooldown and delivers the latest when it ends', async () => {
+    await subscribe(SCHEDULED, {});
+    const item = { id: 'SO-7', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], status: 'scheduled' };
+    const updated = (key: string, end: string): NotificationEvent => ({
+      feedId: SCHEDULED,
+      eventType: 'Updated',
+      sourceKey: `SO-7-${key}`,
+      itemKey: 'SO-7',
+      fields: { feeder: 'F3', areas: 'Gampola' },
+      sourcePayload: { item: { ...item, end }, changes: [{ field: 'end', from: '17:00', to: end }] },
+    });
+    await pipeline().processNotificationEvents([{ feedId: SCHEDULED, eventType: 'NewEntry', sourceKey: 'SO-7', fields: {}, sourcePayload: item }], { awaitDelivery: true });
+    expect(await pushDeliveries()).toHaveLength(1);
+    await pipeline().processNotificationEvents([updated('a', '18:00')], { awaitDelivery: true });
+    await pipeline().processNotificationEvents([updated('b', '19:00')], { awaitDelivery: true });
+    expect(await pushDeliveries()).toHaveLength(1);
+    expect((await ledger()).map((row) => row.status)).toEqual(['delivered', 'superseded', 'pending']);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await dispatcher().drain();
+    const delivered = await pushDeliveries();
+    expect(delivered).toHaveLength(2);
+    expect(delivered[1].body).toContain('end: 17:00 → 19:00');
+  });
+
+  it('returns once the deliveries are claimed, while a slow delivery is still running', async () => {
+    await subscribe(POWER, {});
+    await control('hang', 1);
+    const result = await pipeline().processNotificationEvents([outage('PO-4', 'F1', ['Matale'])]);
+    expect(result).toMatchObject({ matchedSubscriptionCount: 2, claimedCount: 2, deliveredCount: 0 });
+    // The dispatcher took the batch and its target has not answered: the call did not wait for it.
+    await expect.poll(async () => (await ledger()).map((row) => row.status), { timeout: 5000 }).toEqual(['delivering', 'delivering']);
+    expect(await pushDeliveries()).toHaveLength(0);
+  });
+});
+
+describe('the master switch', () => {
+  it('delivers nothing and stores nothing when NotificationPipeline__Enabled=false', async () => {
+    const database = await provisionDatabase((await databaseKinds())[0]);
+    const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false, env: { NotificationPipeline__Enabled: 'false' } });
+    try {
+      const result = await started.app.services.pipeline.processNotificationEvents([outage('PO-5', 'F1', ['X'])], { awaitDelivery: true });
+      expect(result).toEqual({ matchedSubscriptionCount: 0, deliveredCount: 0, claimedCount: 0, wasSystemDelivery: false });
+      expect(Number((await started.app.services.database.knex('notification_events').count({ n: '*' }))[0].n)).toBe(0);
+    } finally {
+      await started.close();
+      await database.drop();
+    }
+  });
+});

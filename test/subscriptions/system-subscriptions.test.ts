@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../core/app.ts';
+import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { startTestApp } from '../helpers/test-app.ts';
+
+const sys = (name: string, feedId: string, topic: string) => ({
+  [`NotificationPipeline__SystemSubscriptions__${name}__FeedId`]: feedId,
+  [`NotificationPipeline__SystemSubscriptions__${name}__PushTopic`]: topic,
+});
+
+describe('system subscriptions', () => {
+  let database: ProvisionedDatabase;
+  let pluginsDir: string;
+
+  beforeAll(async () => {
+    database = await provisionDatabase(await preferredKind());
+    pluginsDir = pipelinePluginsDir();
+  });
+  afterAll(async () => database?.drop());
+
+  it('stops the start when a system topic fails the topic policy, naming it', async () => {
+    const app = await buildApp({ env: { ...database.env, Logging__Level: 'silent', ...sys('Bad', 'utility.power-outages', 'forbidden-topic') }, pluginsDir });
+    await expect(app.ready()).rejects.toThrow(/NotificationPipeline__SystemSubscriptions__Bad__PushTopic: Push topic "forbidden-topic" is not allowed/);
+    await app.close().catch(() => undefined);
+  });
+
+  it('stops the start for an unknown feed id', async () => {
+    const app = await buildApp({ env: { ...database.env, Logging__Level: 'silent', ...sys('Odd', 'utility.nothing', 'utility-odd') }, pluginsDir });
+    await expect(app.ready()).rejects.toThrow(/NotificationPipeline__SystemSubscriptions__Odd__FeedId: unknown feed "utility.nothing"/);
+    await app.close().catch(() => undefined);
+  });
+
+  it('upserts env system subscriptions at start, deactivates removed ones, and leaves migration rows alone', async () => {
+    const first = await startTestApp({ database, pluginsDir, workers: false, env: { ...sys('PowerOutages', 'utility.power-outages', 'utility-power-outages'), ...sys('Planned', 'utility.scheduled-outages', 'utility-scheduled-outages') } });
+    const knex = first.app.services.database.knex;
+    // What a plugin migration seeding a system subscription inserts.
+    await knex('notification_subscriptions').insert({
+      public_id: 'seeded-by-migration', display_name: 'Seeded', feed_id: 'utility.power-outages', filter_json: '{}',
+      provider: 'Push', destination: 'utility-power-outages-ops', scope: 'System', is_active: true, system_name: 'migration:ops',
+    });
+    const rows = await knex('notification_subscriptions').where({ scope: 'System' }).orderBy('system_name');
+    expect(rows.map((row) => [row.system_name, row.feed_id, row.destination, row.is_active, row.filter_json])).toEqual([
+      ['env:Planned', 'utility.scheduled-outages', 'utility-scheduled-outages', true, {}],
+      ['env:PowerOutages', 'utility.power-outages', 'utility-power-outages', true, {}],
+      ['migration:ops', 'utility.power-outages', 'utility-power-outages-ops', true, {}],
+    ]);
+    const result = await first.app.services.pipeline.processNotificationEvents(
+      [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'a-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
+      { awaitDelivery: true },
+    );
+    expect(result).toEqual({ matchedSubscriptionCount: 2, deliveredCount: 2, claimedCount: 2, wasSystemDelivery: true });
+    await first.close();
+
+    const second = await startTestApp({ database, pluginsDir, workers: false, env: sys('PowerOutages', 'utility.power-outages', 'utility-power-outages') });
+    const after = await second.app.services.database.knex('notification_subscriptions').where({ scope: 'System' }).orderBy('system_name');
+    expect(after.map((row) => [row.system_name, row.is_active])).toEqual([['env:Planned', false], ['env:PowerOutages', true], ['migration:ops', true]]);
+    await second.close();
+  });
+});

@@ -22,7 +22,8 @@ export function createBodySchema(providers: readonly string[]) {
       filter: Type.Optional(FilterSchema),
       delivery: Type.Object(
         {
-          provider: Type.Union(providers.map((provider) => Type.Literal(provider))),
+          // With no delivery target installed there is nothing to list: the service answers "not available".
+          provider: providers.length > 0 ? Type.Union(providers.map((provider) => Type.Literal(provider))) : Type.String({ minLength: 1 }),
           destination: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
         },
         { additionalProperties: false },

@@ -58,3 +58,28 @@ describe('system subscriptions', () => {
     await second.close();
   });
 });
+
+describe('a service with no delivery target installed', () => {
+  it('starts, and answers a create with 400 naming the provider', async () => {
+    const database = await provisionDatabase(await preferredKind());
+    const { mkdtempSync, cpSync } = await import('node:fs');
+    const path = await import('node:path');
+    const { tmpRoot } = await import('../helpers/databases.ts');
+    const { projectRoot } = await import('../../core/paths.ts');
+    const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+    cpSync(path.join(projectRoot, 'plugins', 'utility-power-outages'), path.join(dir, 'utility-power-outages'), { recursive: true });
+    const started = await startTestApp({ database, pluginsDir: dir, workers: false });
+    try {
+      const response = await started.app.inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName: 'x', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('body/delivery/provider: Push is not available');
+    } finally {
+      await started.close();
+      await database.drop();
+    }
+  });
+});

@@ -17,7 +17,8 @@ import { configurePlatform } from './boot.ts';
 import { DeliveryDispatcher } from './pipeline/delivery-dispatcher.ts';
 import { NotificationPipelineService } from './pipeline/notification-pipeline.ts';
 import { DEFAULT_RETRY } from './pipeline/retry-policy.ts';
-import { createCallerAuth } from './http/caller-auth.ts';
+import { createCallerAuth, requireAdmin } from './http/caller-auth.ts';
+import { createLedgerAccess, createSubscriptionAccess } from './subscriptions/plugin-access.ts';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.ts';
 import { SubscriptionService } from './subscriptions/subscription-service.ts';
 import { syncSystemSubscriptions } from './subscriptions/system-subscriptions.ts';
@@ -149,6 +150,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await app.register(feedRoutes, { catalog: registry });
+  const authenticate = createCallerAuth(config.Jwt.Secret);
+  const subscriptionAccess = createSubscriptionAccess(database.knex);
+  const ledgerAccess = createLedgerAccess(database.knex);
   const subscriptions = new SubscriptionService({
     db: database.knex,
     registry,
@@ -161,7 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(subscriptionRoutes, {
     service: subscriptions,
     providers: registry.deliveries.filter((manifest) => manifest.createTarget).map((manifest) => manifest.provider),
-    authenticate: createCallerAuth(config.Jwt.Secret),
+    authenticate,
   });
 
   const contexts = new Map<string, PluginContext>();
@@ -174,6 +178,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       log: app.log.child({ plugin: manifest.id }),
       topicAllowlist: registry.topicAllowlist,
       pipeline,
+      subscriptions: subscriptionAccess,
+      ledger: ledgerAccess,
+      auth: { authenticate, requireAdmin },
       now,
     };
     contexts.set(manifest.id, context);

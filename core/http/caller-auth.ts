@@ -2,9 +2,9 @@ import { createVerifier } from 'fast-jwt';
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../errors.ts';
 
-export type Caller =
-  | { readonly kind: 'anonymous' }
-  | { readonly kind: 'user'; readonly userId: string; readonly admin: boolean };
+import type { Caller } from '../plugin-api/core-services.ts';
+
+export type { Caller };
 
 export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 

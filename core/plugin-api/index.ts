@@ -8,6 +8,7 @@ export * from './feed-types.ts';
 export type * from './delivery-types.ts';
 export type * from './worker-types.ts';
 export type * from './pipeline-types.ts';
+export type * from './core-services.ts';
 export {
   defineDeliveryPlugin,
   defineFeedPlugin,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { Static, TObject } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
+import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { NotificationFeedDefinition, NotificationRenderer } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
@@ -33,6 +34,9 @@ export interface PluginContext<S extends ConfigSections = ConfigSections> {
   readonly topicAllowlist: TopicAllowlist;
   /** ProcessNotificationEvents: the only way a monitor delivers. */
   readonly pipeline: NotificationPipeline;
+  readonly subscriptions: SubscriptionAccess;
+  readonly ledger: LedgerAccess;
+  readonly auth: CallerAuth;
   readonly now: () => Date;
 }
 

@@ -14,7 +14,9 @@ import type { DeliveryTarget } from './plugin-api/delivery-types.ts';
 import type { PluginContext, PluginManifest } from './plugin-api/manifest.ts';
 import type { PluginRegistry } from './plugins/registry.ts';
 import { configurePlatform } from './boot.ts';
+import { ConfigError } from './config/load-config.ts';
 import { DeliveryDispatcher } from './pipeline/delivery-dispatcher.ts';
+import { createEndpointChecker } from './pipeline/endpoint-checker.ts';
 import { NotificationPipelineService } from './pipeline/notification-pipeline.ts';
 import { DEFAULT_RETRY } from './pipeline/retry-policy.ts';
 import { createCallerAuth, requireAdmin } from './http/caller-auth.ts';
@@ -70,6 +72,8 @@ function sectionsOf(manifest: PluginManifest, fullConfig: Readonly<Record<string
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { registry, loaded, config } = await configurePlatform(options.env, options.pluginsDir);
+  const configProblems = registry.plugins.flatMap(({ manifest }) => manifest.checkConfig?.(sectionsOf(manifest, loaded.config) as never) ?? []);
+  if (configProblems.length > 0) throw new ConfigError([...configProblems]);
   const database = createDatabase({
     connectionString: config.ConnectionStrings.DefaultConnection,
     embeddedPath: config.Database.EmbeddedPath,
@@ -153,6 +157,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const authenticate = createCallerAuth(config.Jwt.Secret);
   const subscriptionAccess = createSubscriptionAccess(database.knex);
   const ledgerAccess = createLedgerAccess(database.knex);
+  const endpoints = createEndpointChecker(database.knex);
+  app.addHook('onClose', () => endpoints.close());
   const subscriptions = new SubscriptionService({
     db: database.knex,
     registry,
@@ -181,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       subscriptions: subscriptionAccess,
       ledger: ledgerAccess,
       auth: { authenticate, requireAdmin },
+      endpoints,
       now,
     };
     contexts.set(manifest.id, context);

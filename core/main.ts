@@ -9,7 +9,9 @@ import { ConfigError } from './config/load-config.ts';
  * closed).
  */
 async function main(): Promise<void> {
-  const app = await buildApp({ env: readProcessEnv() });
+  const env = readProcessEnv();
+  // PLUGINS_DIR picks another plugins folder (it decides the config schema, so it is no config key).
+  const app = await buildApp({ env, pluginsDir: env.PLUGINS_DIR || undefined });
   const { Host, Port } = app.services.config.Server;
   let closing = false;
   const shutdown = (signal: string) => {

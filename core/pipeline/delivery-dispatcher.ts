@@ -73,6 +73,12 @@ export class DeliveryDispatcher {
     return delivered;
   }
 
+  /** Waits for a drain already under way (a wake-up), then drains what is left: everything due is handled when it resolves. */
+  async settle(): Promise<void> {
+    while (this.#draining) await this.#draining;
+    await this.drain();
+  }
+
   /** Delivers exactly these rows now (when due) and waits: /test, announcements, tests. */
   async deliverNow(ledgerIds: readonly number[]): Promise<number> {
     let delivered = 0;

@@ -9,6 +9,8 @@ export type * from './delivery-types.ts';
 export type * from './worker-types.ts';
 export type * from './pipeline-types.ts';
 export type * from './core-services.ts';
+export type * from './endpoint-types.ts';
+export { createValidator, type ValidationResult } from './validation.ts';
 export {
   defineDeliveryPlugin,
   defineFeedPlugin,

@@ -4,6 +4,7 @@ import type { Static, TObject } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
+import type { EndpointChecker } from './endpoint-types.ts';
 import type { NotificationFeedDefinition, NotificationRenderer } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { WorkerDefinition } from './worker-types.ts';
@@ -37,6 +38,8 @@ export interface PluginContext<S extends ConfigSections = ConfigSections> {
   readonly subscriptions: SubscriptionAccess;
   readonly ledger: LedgerAccess;
   readonly auth: CallerAuth;
+  /** Conditional GETs that skip unchanged answers (the spec's endpoint checker). */
+  readonly endpoints: EndpointChecker;
   readonly now: () => Date;
 }
 
@@ -48,6 +51,12 @@ interface PluginBase<S extends ConfigSections> {
   /** Absolute folder of the plugin's knex migrations (file names unique across plugins). */
   readonly migrationsDir?: string;
   readonly topics?: TopicEntries;
+  /**
+   * Checks what a JSON schema cannot (an IANA time zone): each problem
+   * names its key (`ScheduledOutages__TimeZone: …`) and stops the start,
+   * enabled or not, like any bad configuration value.
+   */
+  checkConfig?(config: SectionsConfig<S>): readonly string[];
   workers?(context: PluginContext<S>): readonly WorkerDefinition[];
   routes?(app: FastifyInstance, context: PluginContext<S>): Promise<void> | void;
 }

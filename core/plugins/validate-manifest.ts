@@ -40,6 +40,7 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
     for (const entry of entries) if (typeof entry !== 'string' || !TOPIC.test(entry)) problems.push(`topic entry "${entry}" is not a valid topic name`);
   }
   if (m.workers !== undefined && !isFn(m.workers)) problems.push('workers must be a function');
+  if (m.checkConfig !== undefined && !isFn(m.checkConfig)) problems.push('checkConfig must be a function');
   if (m.routes !== undefined && !isFn(m.routes)) problems.push('routes must be a function');
   if (m.kind === 'feed') problems.push(...validateFeedParts(m as Record<string, unknown>));
   if (m.kind === 'delivery') {

@@ -19,19 +19,20 @@ export class WorkerLeases {
   }
 
   /**
-   * Takes the slot when the period is due and nobody holds it. The next run
-   * becomes due after 90 % of the period, so timer jitter never skips one.
+   * Takes the slot when the period is due (or `force`: an operator or test
+   * asks for a run now) and nobody holds it. The next run becomes due after
+   * 90 % of the period, so timer jitter never skips one.
    */
-  async tryAcquire(name: string, intervalSeconds: number): Promise<boolean> {
+  async tryAcquire(name: string, intervalSeconds: number, force = false): Promise<boolean> {
     await this.#db.raw('INSERT INTO worker_leases (name) VALUES (?) ON CONFLICT (name) DO NOTHING', [name]);
     const dueIn = Math.max(1, intervalSeconds * 0.9);
     const result = await this.#db.raw(
       `UPDATE worker_leases
           SET lease_owner = ?, lease_until = now() + make_interval(secs => ?), last_started_at = now(),
               next_run_at = now() + make_interval(secs => ?)
-        WHERE name = ? AND next_run_at <= now() AND (lease_until IS NULL OR lease_until < now())
+        WHERE name = ? AND (? OR next_run_at <= now()) AND (lease_until IS NULL OR lease_until < now())
         RETURNING name`,
-      [this.#owner, LEASE_SECONDS, dueIn, name],
+      [this.#owner, LEASE_SECONDS, dueIn, name, force],
     );
     return result.rows.length === 1;
   }

@@ -42,29 +42,34 @@ export class WorkerScheduler {
     );
   }
 
-  /** Runs one iteration now unless one is running; resolves when it ends. Used by wake-ups and tests. */
-  runNow(name: string): Promise<void> {
+  /**
+   * Runs a fresh iteration now, after the one under way (if any) has ended,
+   * and resolves when it ends. `force` skips the period gate of an
+   * exclusive worker (not its lease: another instance's run still wins).
+   */
+  async runNow(name: string, options: { force?: boolean } = {}): Promise<void> {
     const entry = this.#workers.get(name);
     if (!entry) throw new Error(`no worker "${name}"`);
-    return this.#tick(entry);
+    while (entry.running) await entry.running;
+    return this.#tick(entry, options.force === true);
   }
 
-  #tick(entry: Registered): Promise<void> {
+  #tick(entry: Registered, force = false): Promise<void> {
     if (this.#abort.signal.aborted) return Promise.resolve();
     if (entry.running) return entry.running;
-    entry.running = this.#iterate(entry.definition).finally(() => {
+    entry.running = this.#iterate(entry.definition, force).finally(() => {
       entry.running = null;
     });
     return entry.running;
   }
 
-  async #iterate(definition: WorkerDefinition): Promise<void> {
+  async #iterate(definition: WorkerDefinition, force: boolean): Promise<void> {
     const log = this.#log.child({ worker: definition.name });
     const exclusive = definition.exclusive !== false;
     let heartbeat: NodeJS.Timeout | undefined;
     try {
       if (exclusive) {
-        if (!(await this.#leases.tryAcquire(definition.name, definition.intervalSeconds))) return;
+        if (!(await this.#leases.tryAcquire(definition.name, definition.intervalSeconds, force))) return;
         heartbeat = setInterval(() => {
           this.#leases.heartbeat(definition.name).catch((err: unknown) => log.warn({ err }, 'worker lease heartbeat failed'));
         }, HEARTBEAT_MS);

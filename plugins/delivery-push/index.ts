@@ -1,10 +1,16 @@
 import { defineDeliveryPlugin } from '#plugin-api';
 import { pushConfig } from './config.ts';
+import { createPushTarget } from './push-target.ts';
 
-/** Delivery through an ntfy-compatible push server (provider value Push). */
+/**
+ * Delivery through an ntfy-compatible push server (provider value Push).
+ * No static `topics`: the generated-topic prefix comes from config, and the
+ * target adds it (and AllowedTopics/AllowedTopicPrefixes) to its policy.
+ */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-push',
   description: 'Publishes notifications to an ntfy-compatible push-topic server.',
   provider: 'Push',
   config: pushConfig,
+  createTarget: createPushTarget,
 });

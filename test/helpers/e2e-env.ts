@@ -1,0 +1,35 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../core/paths.ts';
+import { DEFAULT_PUBLISHER_TOKEN, type PushServerDouble } from '../doubles/push-server-double.ts';
+import type { UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { tmpRoot } from './databases.ts';
+
+export const E2E_JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef';
+
+/** A plugins folder with the named real plugins (end-to-end tests leave out what they do not exercise). */
+export function realPluginsDir(names: string[]): string {
+  const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+  for (const name of names) cpSync(path.join(projectRoot, 'plugins', name), path.join(dir, name), { recursive: true });
+  return dir;
+}
+
+/** The env of a service wired to the feed and push doubles, with both system subscriptions. */
+export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ExternalProvider__BaseUrl: feed.baseUrl,
+    ExternalProvider__ApiKey: feed.apiKey,
+    Notifications__Push__BaseUrl: push.baseUrl,
+    Notifications__Push__PublishToken: DEFAULT_PUBLISHER_TOKEN,
+    Notifications__Push__TimeoutSeconds: '2',
+    NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: 'utility.power-outages',
+    NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: 'utility-power-outages',
+    NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: 'utility.scheduled-outages',
+    NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: 'utility-scheduled-outages',
+    NotificationPipeline__DeliveryLeaseSeconds: '2',
+    SubscriptionLimits__MaxPerIp: '100',
+    SubscriptionLimits__MaxPerIpPerDay: '100',
+    Jwt__Secret: E2E_JWT_SECRET,
+    ...extra,
+  };
+}

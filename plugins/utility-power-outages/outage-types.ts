@@ -5,8 +5,8 @@ export interface PowerOutageItem {
   areas: string[];
   timeOff: string;
   timeRestored: string | null;
-  cause?: string;
-  customersAffected?: number;
+  cause?: string | null;
+  customersAffected?: number | null;
 }
 
 /** What the feed store holds of an outage (table power_outages). */

@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { defineFeedPlugin } from '#plugin-api';
+import { digestScheduleFromConfig } from './digest-gating.ts';
+import { scheduledOutageMonitor } from './monitor.ts';
 import { scheduledOutagesConfig } from './config.ts';
 import { detectScheduledOutageChanges } from './detector.ts';
 import { SCHEDULED_OUTAGE_EVENT_TYPES } from './scheduled-types.ts';
@@ -20,4 +23,14 @@ export const manifest = defineFeedPlugin({
   renderers: scheduledOutageRenderers,
   coalescedEventTypes: ['Updated'],
   systemSubscription: { name: 'ScheduledOutages', pushTopic: 'utility-scheduled-outages' },
+  migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
+  checkConfig: (config) => {
+    try {
+      digestScheduleFromConfig(config.ScheduledOutages);
+      return [];
+    } catch (error) {
+      return [`ScheduledOutages__TimeZone or digest hours: ${(error as Error).message}`];
+    }
+  },
+  workers: (context) => [scheduledOutageMonitor(context)],
 });

@@ -6,7 +6,7 @@ export interface ScheduledOutageItem {
   end: string;
   feeder: string;
   areas: string[];
-  reason?: string;
+  reason?: string | null;
   status: 'scheduled' | 'cancelled';
 }
 

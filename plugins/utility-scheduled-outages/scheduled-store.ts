@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { ScheduledOutageChange, ScheduledOutageItem } from './scheduled-types.ts';
+
+interface Row {
+  id: string;
+  outage_date: string | Date;
+  start_time: string;
+  end_time: string;
+  feeder: string;
+  areas: string[];
+  reason: string | null;
+  status: 'scheduled' | 'cancelled';
+}
+
+const dateText = (value: string | Date) => (typeof value === 'string' ? value.slice(0, 10) : `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`);
+
+const toItem = (row: Row): ScheduledOutageItem => ({
+  id: row.id,
+  date: dateText(row.outage_date),
+  start: row.start_time,
+  end: row.end_time,
+  feeder: row.feeder,
+  areas: row.areas,
+  reason: row.reason,
+  status: row.status,
+});
+
+const COLUMNS = ['id', 'outage_date', 'start_time', 'end_time', 'feeder', 'areas', 'reason', 'status'];
+// A date column read as text, so no driver turns it into a midnight in some zone.
+const SELECT = [...COLUMNS.filter((c) => c !== 'outage_date'), 'outage_date::text AS outage_date'];
+
+export async function loadStoredItems(trx: Knex.Transaction, ids: readonly string[]): Promise<Map<string, ScheduledOutageItem>> {
+  if (ids.length === 0) return new Map();
+  const rows: Row[] = await trx('scheduled_outages').select(trx.raw(SELECT.join(', '))).whereIn('id', [...ids]);
+  return new Map(rows.map((row) => [row.id, toItem(row)]));
+}
+
+/**
+ * What digests list: scheduled (not cancelled) outages dated from `from` to
+ * `to` inclusive that the latest successful poll still showed (an item that
+ * vanished from the feed is not announced, and no longer listed either).
+ */
+export async function loadUpcoming(db: Knex | Knex.Transaction, from: string, to: string): Promise<ScheduledOutageItem[]> {
+  const rows: Row[] = await db('scheduled_outages')
+    .select(db.raw(SELECT.join(', ')))
+    .where('status', 'scheduled')
+    .where('last_seen_at', '>=', db('scheduled_outages').max('last_seen_at'))
+    .whereBetween('outage_date', [from, to])
+    .orderBy(['outage_date', 'start_time', 'id']);
+  return rows.map(toItem);
+}
+
+/**
+ * PERSIST: upserts every polled item in one statement and appends the
+ * detected changes (with their SourceKeys) to the history.
+ */
+export async function persistItems(
+  trx: Knex.Transaction,
+  items: readonly ScheduledOutageItem[],
+  changes: ReadonlyArray<ScheduledOutageChange & { sourceKey: string }>,
+  now: Date,
+): Promise<void> {
+  if (items.length === 0) return;
+  await trx.raw(
+    `INSERT INTO scheduled_outages AS s (id, outage_date, start_time, end_time, feeder, areas, reason, status, first_seen_at, last_seen_at, cancelled_at, payload)
+     SELECT x.id, x.date::date, x.start, x."end", x.feeder, x.areas, x.reason, x.status, ?::timestamptz, ?::timestamptz,
+            CASE WHEN x.status = 'cancelled' THEN ?::timestamptz END, x.payload
+       FROM jsonb_to_recordset(?::jsonb) AS x(id text, date text, start text, "end" text, feeder text, areas jsonb, reason text, status text, payload jsonb)
+     ON CONFLICT (id) DO UPDATE SET
+       outage_date = EXCLUDED.outage_date, start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, feeder = EXCLUDED.feeder,
+       areas = EXCLUDED.areas, reason = EXCLUDED.reason, status = EXCLUDED.status, last_seen_at = EXCLUDED.last_seen_at, payload = EXCLUDED.payload,
+       cancelled_at = CASE WHEN EXCLUDED.status = 'cancelled' THEN COALESCE(s.cancelled_at, EXCLUDED.cancelled_at) END`,
+    [now, now, now, JSON.stringify(items.map((item) => ({ ...item, reason: item.reason ?? null, payload: item })))],
+  );
+  if (changes.length > 0) {
+    await trx('scheduled_outage_changes').insert(
+      changes.map((change) => ({ outage_id: change.item.id, kind: change.kind, source_key: change.sourceKey, changes: JSON.stringify(change.changes), detected_at: now })),
+    );
+  }
+}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
+import type { RecipientColumns } from './recipient.ts';
 import type { SubscriptionFilter } from './subscription-filter.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -29,14 +29,8 @@ export async function insertEvents(db: Db, prepared: readonly PreparedEvent[]): 
   return rows.map((row: { id: number }) => Number(row.id));
 }
 
-export interface SubscriptionRow {
+export interface SubscriptionRow extends RecipientColumns {
   id: number;
-  public_id: string;
-  display_name: string;
-  feed_id: string;
-  provider: string;
-  destination: string;
-  scope: SubscriptionScope;
   filter_json: SubscriptionFilter;
 }
 

@@ -11,6 +11,7 @@ export type * from './pipeline-types.ts';
 export type * from './core-services.ts';
 export type * from './endpoint-types.ts';
 export { createValidator, type ValidationResult } from './validation.ts';
+export { externalProviderRequest, pollJsonFeed, type JsonFeedPoll } from './json-feed.ts';
 export {
   defineDeliveryPlugin,
   defineFeedPlugin,

@@ -1,4 +1,4 @@
-import type { PluginContext, SectionsConfig, WorkerDefinition } from '#plugin-api';
+import { externalProviderRequest, pollJsonFeed, type PluginContext, type WorkerDefinition } from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import { detectPowerOutageChanges } from './detector.ts';
 import { toNotificationEvents } from './event-mapper.ts';
@@ -17,26 +17,10 @@ export const MONITOR_NAME = 'utility-power-outages.monitor';
  * throws, the scheduler logs it, nothing stored changes and no event goes out.
  */
 export async function syncPowerOutagesAndPublishEvents(context: Context, signal: AbortSignal): Promise<void> {
-  const { BaseUrl, ApiKey } = context.coreConfig.ExternalProvider;
-  if (!BaseUrl) throw new Error('ExternalProvider__BaseUrl is not set: the power-outage feed cannot be polled');
-  const options: SectionsConfig<typeof powerOutagesConfig>['PowerOutages'] = context.config.PowerOutages;
-  const check = await context.endpoints.check({
-    key: 'utility-power-outages',
-    url: `${BaseUrl.replace(/\/+$/, '')}/power-outages`,
-    headers: ApiKey ? { 'x-api-key': ApiKey } : {},
-    timeoutMs: options.FeedTimeoutSeconds * 1000,
-    signal,
-  });
-  if (!check.changed) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(check.body);
-  } catch {
-    throw new Error('power-outage feed answered with a body that is not JSON');
-  }
-  const feed = validatePowerOutageFeed(parsed);
-  if (!feed.ok) throw new Error(`power-outage feed answered with an unexpected shape: ${feed.error}`);
-  const items = feed.value.outages;
+  const request = externalProviderRequest(context.coreConfig.ExternalProvider, 'utility-power-outages', 'power-outages', context.config.PowerOutages.FeedTimeoutSeconds, signal);
+  const poll = await pollJsonFeed(context.endpoints, request, validatePowerOutageFeed);
+  if (!poll.changed) return;
+  const items = poll.value.outages;
   const now = context.now();
   const result = await context.db.transaction(async (trx) => {
     const stored = await loadStoredOutages(trx, items.map((item) => item.id));
@@ -44,7 +28,7 @@ export async function syncPowerOutagesAndPublishEvents(context: Context, signal:
     await persistOutages(trx, items, changes, now);
     const events = toNotificationEvents(changes);
     const processed = events.length > 0 ? await context.pipeline.processNotificationEvents(events, { trx }) : null;
-    await check.markSeen(trx);
+    await poll.markSeen(trx);
     return { outages: items.length, events: events.length, processed };
   });
   context.log.info(

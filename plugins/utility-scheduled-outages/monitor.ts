@@ -1,4 +1,4 @@
-import type { NotificationEvent, PluginContext, WorkerDefinition } from '#plugin-api';
+import { externalProviderRequest, pollJsonFeed, type NotificationEvent, type PluginContext, type WorkerDefinition } from '#plugin-api';
 import type { scheduledOutagesConfig } from './config.ts';
 import { detectScheduledOutageChanges } from './detector.ts';
 import { digestPayload, digestScheduleFromConfig, DAILY_HORIZON_DAYS, dueDigests } from './digest-gating.ts';
@@ -14,25 +14,10 @@ export const MONITOR_NAME = 'utility-scheduled-outages.monitor';
 
 /** POLL → validate → in one transaction DETECT, PERSIST, MAP, ProcessNotificationEvents, mark the answer seen. */
 async function syncFeed(context: Context, signal: AbortSignal): Promise<void> {
-  const { BaseUrl, ApiKey } = context.coreConfig.ExternalProvider;
-  if (!BaseUrl) throw new Error('ExternalProvider__BaseUrl is not set: the scheduled-outage feed cannot be polled');
-  const check = await context.endpoints.check({
-    key: 'utility-scheduled-outages',
-    url: `${BaseUrl.replace(/\/+$/, '')}/scheduled-outages`,
-    headers: ApiKey ? { 'x-api-key': ApiKey } : {},
-    timeoutMs: context.config.ScheduledOutages.FeedTimeoutSeconds * 1000,
-    signal,
-  });
-  if (!check.changed) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(check.body);
-  } catch {
-    throw new Error('scheduled-outage feed answered with a body that is not JSON');
-  }
-  const feed = validateScheduledOutageFeed(parsed);
-  if (!feed.ok) throw new Error(`scheduled-outage feed answered with an unexpected shape: ${feed.error}`);
-  const items = feed.value.outages;
+  const request = externalProviderRequest(context.coreConfig.ExternalProvider, 'utility-scheduled-outages', 'scheduled-outages', context.config.ScheduledOutages.FeedTimeoutSeconds, signal);
+  const poll = await pollJsonFeed(context.endpoints, request, validateScheduledOutageFeed);
+  if (!poll.changed) return;
+  const items = poll.value.outages;
   const now = context.now();
   const result = await context.db.transaction(async (trx) => {
     const stored = await loadStoredItems(trx, items.map((item) => item.id));
@@ -40,7 +25,7 @@ async function syncFeed(context: Context, signal: AbortSignal): Promise<void> {
     await persistItems(trx, items, changes, now);
     const events = toNotificationEvents(changes);
     const processed = events.length > 0 ? await context.pipeline.processNotificationEvents(events, { trx }) : null;
-    await check.markSeen(trx);
+    await poll.markSeen(trx);
     return { items: items.length, events: events.length, processed };
   });
   context.log.info(

@@ -40,7 +40,7 @@ export const coreConfigSchema = Type.Object({
     CooldownSeconds: Type.Integer({ minimum: 0, default: 300, description: 'Per-subscription cooldown for /test and coalesced Updated events.' }),
     DispatchIntervalSeconds: Type.Integer({ minimum: 1, default: 5, description: 'Period of the delivery dispatcher sweep (new work also wakes it at once).' }),
     DispatchBatchSize: Type.Integer({ minimum: 1, maximum: 5000, default: 500, description: 'Deliveries claimed by one dispatcher batch.' }),
-    DeliveryLeaseSeconds: Type.Integer({ minimum: 1, default: 60, description: 'How long an instance holds a delivery it is sending; after that (a crash) another instance takes it over.' }),
+    DeliveryLeaseSeconds: Type.Integer({ minimum: 1, default: 30, description: 'How long an instance holds a delivery it is sending; after that (a crash) another instance takes it over (contracts: within 30 s).' }),
     MaxDeliveryAttempts: Type.Integer({ minimum: 1, default: 10, description: 'Attempts of one delivery before it is recorded as failed (exponential backoff with jitter between them).' }),
     SystemSubscriptions: Type.Record(Type.String(), Type.Object({
       FeedId: Str('Feed id of the system subscription.', { minLength: 1 }),

@@ -65,7 +65,7 @@ export class DeliveryDispatcher {
   async drain(signal: AbortSignal = this.#abort.signal): Promise<number> {
     let delivered = 0;
     while (!signal.aborted && !this.#abort.signal.aborted) {
-      const batch = await leaseDueDeliveries(this.#deps.db, { limit: this.#deps.batchSize, leaseSeconds: this.#deps.leaseSeconds ?? 60 });
+      const batch = await leaseDueDeliveries(this.#deps.db, { limit: this.#deps.batchSize, leaseSeconds: this.#deps.leaseSeconds ?? 30 });
       if (batch.length === 0) break;
       delivered += await this.#deliver(batch);
       if (batch.length < this.#deps.batchSize) break;
@@ -84,7 +84,7 @@ export class DeliveryDispatcher {
     let delivered = 0;
     for (let start = 0; start < ledgerIds.length; start += this.#deps.batchSize) {
       const ids = ledgerIds.slice(start, start + this.#deps.batchSize);
-      const batch = await leaseDueDeliveries(this.#deps.db, { limit: ids.length, leaseSeconds: this.#deps.leaseSeconds ?? 60, onlyIds: ids });
+      const batch = await leaseDueDeliveries(this.#deps.db, { limit: ids.length, leaseSeconds: this.#deps.leaseSeconds ?? 30, onlyIds: ids });
       delivered += await this.#deliver(batch);
     }
     return delivered;

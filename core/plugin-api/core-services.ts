@@ -25,6 +25,8 @@ export interface LedgerAccess {
     outcomes: ReadonlyArray<{ ledgerId: number; kind: 'delivered' | 'failed'; reason?: string }>,
     trx?: Knex.Transaction,
   ): Promise<void>;
+  /** An operator requeued these (failed) deliveries in the target: they are `queued` again until settled. */
+  reopenQueued(ledgerIds: readonly number[], trx?: Knex.Transaction): Promise<void>;
 }
 
 export interface CallerAuth {

@@ -35,5 +35,12 @@ export function createLedgerAccess(db: Knex): LedgerAccess {
         ],
       );
     },
+    async reopenQueued(ledgerIds, trx) {
+      if (ledgerIds.length === 0) return;
+      await (trx ?? db)('notification_delivery_ledger')
+        .whereIn('id', [...ledgerIds])
+        .where({ status: 'failed' })
+        .update({ status: 'queued', last_error: null });
+    },
   };
 }

@@ -1,0 +1,42 @@
+/**
+ * Recipient addresses and header text, pure. An address is stored and sent
+ * as one plain `local@domain` (no display name, no list, no comments), so
+ * nothing a subscriber types can add a recipient or a header.
+ */
+
+// RFC 5322 dot-atom local part (no quoted strings): the characters mail providers accept in practice.
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+// ASCII host names with at least two labels; internationalised domains are given in their xn-- form.
+const DOMAIN = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** The address to store, or null when it is not one plain address. The domain is lower-cased; the local part is kept (it may be case-sensitive). */
+export function normaliseEmailAddress(input: string): string | null {
+  const value = input.trim();
+  if (value.length === 0 || value.length > 254) return null;
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || at === value.length - 1) return null;
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (local.length > 64 || !LOCAL_PART.test(local) || !DOMAIN.test(domain)) return null;
+  return `${local}@${domain.toLowerCase()}`;
+}
+
+/** `a***@example.org`: enough for an operator to tell items apart, not the whole address. */
+export function maskEmailAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}
+
+const LINE_BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g;
+
+/**
+ * One line of header text (a subject, a display name): line breaks and
+ * other control characters become a space, so a value can never start a
+ * header of its own; long values are cut, whole characters, with an ellipsis.
+ */
+export function headerText(value: string, maxLength = 200): string {
+  const line = value.replace(LINE_BREAKS_AND_CONTROLS, ' ').replace(/ {2,}/g, ' ').trim();
+  const chars = [...line];
+  return chars.length <= maxLength ? line : `${chars.slice(0, maxLength - 1).join('').trimEnd()}…`;
+}

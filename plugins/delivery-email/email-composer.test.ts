@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { EmailComposer, notificationSubject, verificationSubject } from './email-composer.ts';
+import { ALL_EVENT_TEMPLATES, eventTemplateFor, GENERIC_TEMPLATE } from './templates/event-templates.ts';
+import { bodyHtml, escapeHtml } from './templates/html.ts';
+
+const composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org/', unsubscribeToken: (publicId) => `tok-${publicId}` });
+const notification = (template: string, params: Partial<{ title: string; body: string; name: string; publicId: string }> = {}) =>
+  composer.compose({
+    kind: 'notification',
+    template,
+    params: { title: 'Power outage: Kandy', body: 'Feeder: F12\nAreas: Kandy', name: 'Home', publicId: 'pub1', ...params },
+  });
+
+describe('email templates', () => {
+  it('has one per event type of each feed, plus the generic and /test ones; unknown types fall back', () => {
+    expect(eventTemplateFor('utility.power-outages', 'Restoration').key).toBe('utility.power-outages/Restoration');
+    expect(eventTemplateFor('utility.scheduled-outages', 'DayBeforeReminder').key).toBe('utility.scheduled-outages/DayBeforeReminder');
+    expect(eventTemplateFor('utility.water', 'Test').key).toBe('*/Test');
+    expect(eventTemplateFor('utility.water', 'Leak')).toBe(GENERIC_TEMPLATE);
+    expect(ALL_EVENT_TEMPLATES.map((t) => t.key)).toHaveLength(12);
+  });
+
+  it.each(ALL_EVENT_TEMPLATES.map((template) => [template.key, template.label]))('%s compiles (strict MJML) and shows its banner', async (key, label) => {
+    const email = await notification(key);
+    expect(email.html).toContain('<!doctype html>');
+    expect(email.html).toContain(escapeHtml(label.toUpperCase()));
+    expect(email.html).not.toMatch(/__NP_[A-Z]+__/);
+  });
+
+  it('escapes every value, and a value that looks like a placeholder stays text', async () => {
+    const email = await notification('utility.power-outages/NewOutage', {
+      title: 'Outage <img src=x onerror=alert(1)>',
+      body: 'Areas: "Kandy" & <b>Peradeniya</b>\n__NP_LINK__',
+      name: "O'Brien's <home>",
+    });
+    expect(email.html).toContain('Outage &lt;img src=x onerror=alert(1)&gt;');
+    expect(email.html).toContain('<strong>Areas:</strong> &quot;Kandy&quot; &amp; &lt;b&gt;Peradeniya&lt;/b&gt;');
+    expect(email.html).toContain('O&#39;Brien&#39;s &lt;home&gt;');
+    expect(email.html).toContain('__NP_LINK__');
+    expect(email.html).not.toContain('<img');
+    expect(email.html).not.toContain('<b>');
+  });
+
+  it('a notification has the unsubscribe headers, and a text part with the body and the link', async () => {
+    const email = await notification('utility.power-outages/NewOutage');
+    const link = 'https://alerts.example.org/api/notification-subscriptions/pub1/unsubscribe?token=tok-pub1';
+    expect(email.headers).toEqual({ 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(email.text).toBe(`Power outage: Kandy\n\nFeeder: F12\nAreas: Kandy\n\n--\nYou receive this email because of your subscription "Home".\nUnsubscribe: ${link}\n`);
+    expect(email.html).toContain(`href="${link}"`);
+  });
+
+  it('a verification email links to verify, says it can be ignored, and has no unsubscribe header', async () => {
+    const email = await composer.compose({
+      kind: 'verification',
+      template: 'verification',
+      params: { name: 'Home & <away>', publicId: 'pub2', feedId: 'utility.scheduled-outages', token: 'vtok', ttlHours: 48 },
+    });
+    const link = 'https://alerts.example.org/api/notification-subscriptions/pub2/verify?token=vtok';
+    expect(email.headers).toEqual({});
+    expect(email.html).toContain(`href="${link}"`);
+    expect(email.html).toContain('Home &amp; &lt;away&gt;');
+    expect(email.html).toContain('Scheduled outages');
+    expect(email.html).toContain('valid for 48 hours');
+    expect(email.text).toContain(link);
+    expect(email.text).toContain('ignore this email');
+  });
+
+  it('subjects are one line', () => {
+    expect(notificationSubject('Power outage:\r\nBcc: x@example.net')).toBe('Power outage: Bcc: x@example.net');
+    expect(verificationSubject('Home\nTo: y@example.net')).toBe('Confirm your email alerts: Home To: y@example.net');
+  });
+});
+
+describe('bodyHtml', () => {
+  it.each([
+    ['Feeder: F12', '<p style="margin:0 0 12px 0"><strong>Feeder:</strong> F12</p>'],
+    ['one\ntwo', '<p style="margin:0 0 12px 0">one<br />two</p>'],
+    ['para one\n\npara two', '<p style="margin:0 0 12px 0">para one</p><p style="margin:0 0 12px 0">para two</p>'],
+    ['A sentence that runs long before its colon: is not a label', '<p style="margin:0 0 12px 0">A sentence that runs long before its colon: is not a label</p>'],
+    ['<x>: "y"', '<p style="margin:0 0 12px 0"><strong>&lt;x&gt;:</strong> &quot;y&quot;</p>'],
+  ])('%j', (body, html) => {
+    expect(bodyHtml(body)).toBe(html);
+  });
+});

@@ -1,0 +1,84 @@
+import { Errors, type DeliveryTarget } from '#plugin-api';
+import { normaliseEmailAddress } from './email-address.ts';
+import { notificationSubject, VERIFICATION_TEMPLATE, verificationSubject } from './email-composer.ts';
+import { emailRuntime, type EmailContext } from './email-runtime.ts';
+import { hashToken, newVerificationToken } from './link-tokens.ts';
+import { insertOutboxItems, insertVerificationToken, type NewOutboxItem } from './outbox-repository.ts';
+import { eventTemplateFor } from './templates/event-templates.ts';
+
+/**
+ * The Email delivery target: a transactional target. Core hands it the
+ * claimed deliveries inside the ledger claim's transaction and it queues
+ * one outbox item each, in that transaction; nothing is sent here. A new
+ * subscription starts inactive with a verification email queued the same way.
+ */
+export function createEmailTarget(context: EmailContext): DeliveryTarget {
+  const runtime = emailRuntime(context);
+  const ttlHours = context.config.EmailOutbox.VerificationTtlHours;
+  const baseUrl = context.coreConfig.PublicBaseUrl;
+  if (context.coreConfig.NODE_ENV === 'production' && !baseUrl.startsWith('https://')) {
+    context.log.warn('PublicBaseUrl is not https: mail providers expect an https List-Unsubscribe link');
+  }
+
+  return {
+    provider: 'Email',
+    startsActive: false,
+
+    prepareDestination(requested) {
+      const address = requested === undefined ? null : normaliseEmailAddress(requested);
+      if (address === null) throw new Errors.InvalidField('body/delivery/destination must be an email address');
+      return address;
+    },
+
+    subscribeUrl: () => null,
+
+    async enqueue(trx, requests) {
+      if (requests.length === 0) return;
+      const items: NewOutboxItem[] = requests.map((request) => ({
+        kind: 'notification',
+        subscriptionId: request.subscription.id,
+        ledgerId: request.ledgerId,
+        recipient: request.subscription.destination,
+        subject: notificationSubject(request.rendered.title),
+        template: eventTemplateFor(request.event.feedId, request.event.eventType).key,
+        params: {
+          title: request.rendered.title,
+          body: request.rendered.body,
+          name: request.subscription.displayName,
+          publicId: request.subscription.publicId,
+        },
+      }));
+      await insertOutboxItems(trx, items, context.now());
+      await runtime.afterEnqueue(trx);
+    },
+
+    async onSubscriptionCreated(trx, subscription) {
+      const now = context.now();
+      const token = newVerificationToken();
+      await insertVerificationToken(trx, {
+        subscriptionId: subscription.id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now.getTime() + ttlHours * 3600 * 1000),
+        now,
+      });
+      await insertOutboxItems(
+        trx,
+        [
+          {
+            kind: 'verification',
+            subscriptionId: subscription.id,
+            ledgerId: null,
+            recipient: subscription.destination,
+            subject: verificationSubject(subscription.displayName),
+            template: VERIFICATION_TEMPLATE,
+            params: { name: subscription.displayName, publicId: subscription.publicId, feedId: subscription.feedId, token, ttlHours },
+          },
+        ],
+        now,
+      );
+      await runtime.afterEnqueue(trx);
+    },
+
+    close: () => runtime.close(),
+  };
+}

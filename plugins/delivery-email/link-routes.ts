@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Errors, Type, type SubscriptionState } from '#plugin-api';
+import type { EmailRuntime } from './email-runtime.ts';
+import {
+  badUnsubscribeLinkPage,
+  badVerifyLinkPage,
+  PAGE_HEADERS,
+  unsubscribeConfirmPage,
+  unsubscribedPage,
+  verifiedPage,
+} from './link-pages.ts';
+import { hashToken, isUnsubscribeToken } from './link-tokens.ts';
+import { useVerificationToken } from './outbox-repository.ts';
+
+const BASE = '/api/notification-subscriptions';
+const Params = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false });
+// The token is checked by the handler, so a missing one gets the same answer (and page) as a wrong one.
+const Query = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+type LinkRequest = { Params: { publicId: string }; Querystring: { token?: string } };
+const ONE_CLICK = 'One-Click';
+
+/** A person clicking a link gets a page; an API client (or a test without Accept) the usual JSON error. */
+function refuse(request: FastifyRequest, reply: FastifyReply, message: string, html: () => string) {
+  if (request.headers.accept?.includes('text/html')) return reply.status(400).headers(PAGE_HEADERS).send(html());
+  throw new Errors.InvalidField(message);
+}
+
+/** x-www-form-urlencoded (what mail providers send), and multipart/form-data (RFC 8058's SHOULD), as flat name → value. */
+function registerFormParsers(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 4096 }, (request, body, done) => {
+    const boundary = /boundary="?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
+    const fields: Record<string, string> = {};
+    for (const part of boundary ? (body as string).split(`--${boundary}`) : []) {
+      const match = /name="([^"]+)"[^]*?\r?\n\r?\n([^]*?)\r?\n?$/.exec(part);
+      if (match) fields[match[1]] = match[2];
+    }
+    done(null, fields);
+  });
+}
+
+/**
+ * The links of the emails (contracts §3): verify (GET activates, once) and
+ * unsubscribe (GET shows a confirmation page, POST — the RFC 8058 one-click
+ * of mail providers, or the page's button — deactivates at once).
+ */
+export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
+  const { context } = runtime;
+  registerFormParsers(app);
+
+  const emailSubscription = async (publicId: string): Promise<SubscriptionState | undefined> => {
+    const subscription = await context.subscriptions.find(publicId);
+    return subscription?.provider === 'Email' ? subscription : undefined;
+  };
+  const unsubscribable = async (publicId: string, token: string | undefined) => {
+    const subscription = await emailSubscription(publicId);
+    const valid = subscription !== undefined && token !== undefined && isUnsubscribeToken(await runtime.linkKey(), publicId, token);
+    return valid ? subscription : undefined;
+  };
+
+  app.get<LinkRequest>(`${BASE}/:publicId/verify`, { schema: { params: Params, querystring: Query } }, async (request, reply) => {
+    const { token } = request.query;
+    const subscription = await emailSubscription(request.params.publicId);
+    const verified =
+      subscription !== undefined &&
+      token !== undefined &&
+      (await context.db.transaction(async (trx) => {
+        if (!(await useVerificationToken(trx, subscription.id, hashToken(token), context.now()))) return false;
+        await context.subscriptions.setActive(subscription.id, true, trx);
+        return true;
+      }));
+    if (!verified) return refuse(request, reply, 'query/token is invalid, expired or already used', badVerifyLinkPage);
+    request.log.info({ subscription: subscription.publicId }, 'email address verified');
+    return reply.headers(PAGE_HEADERS).send(verifiedPage(subscription.displayName));
+  });
+
+  app.get<LinkRequest>(`${BASE}/:publicId/unsubscribe`, { schema: { params: Params, querystring: Query } }, async (request, reply) => {
+    const subscription = await unsubscribable(request.params.publicId, request.query.token);
+    if (!subscription) return refuse(request, reply, 'query/token is invalid', badUnsubscribeLinkPage);
+    const action = `${BASE}/${encodeURIComponent(subscription.publicId)}/unsubscribe?token=${encodeURIComponent(request.query.token!)}`;
+    return reply.headers(PAGE_HEADERS).send(unsubscribeConfirmPage(subscription.displayName, subscription.isActive, action));
+  });
+
+  app.post<LinkRequest & { Body: Record<string, string> | undefined }>(
+    `${BASE}/:publicId/unsubscribe`,
+    { schema: { params: Params, querystring: Query } },
+    async (request, reply) => {
+      const subscription = await unsubscribable(request.params.publicId, request.query.token);
+      if (!subscription) return refuse(request, reply, 'query/token is invalid', badUnsubscribeLinkPage);
+      if (request.body?.['List-Unsubscribe']?.trim() !== ONE_CLICK) {
+        throw new Errors.InvalidField('body must be List-Unsubscribe=One-Click (application/x-www-form-urlencoded)');
+      }
+      if (subscription.isActive || subscription.pendingVerification) await context.subscriptions.setActive(subscription.id, false);
+      request.log.info({ subscription: subscription.publicId }, 'email subscription unsubscribed');
+      return reply.headers(PAGE_HEADERS).send(unsubscribedPage(subscription.displayName));
+    },
+  );
+}

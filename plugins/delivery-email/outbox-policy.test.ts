@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { attemptsExhausted, backoffSeconds, classifySendError, nextState, type RetrySettings, type SendResult } from './outbox-policy.ts';
+
+const settings: RetrySettings = { baseSeconds: 30, maxSeconds: 3600, maxAttempts: 8 };
+const now = new Date('2026-11-22T10:00:00.000Z');
+const transient: SendResult = { kind: 'rejected', permanent: false, reason: 'SMTP 451 on DATA (EMESSAGE)' };
+const permanent: SendResult = { kind: 'rejected', permanent: true, reason: 'SMTP 550 on RCPT TO (EENVELOPE)' };
+
+describe('backoffSeconds', () => {
+  it.each([
+    // attempt, random, seconds
+    [1, 0.5, 30],
+    [2, 0.5, 60],
+    [3, 0.5, 120],
+    [7, 0.5, 1920],
+    [8, 0.5, 3600],
+    [20, 0.5, 3600],
+    [1, 0, 24],
+    [1, 1, 36],
+    [8, 1, 4320],
+    [1, -3, 24],
+    [1, 7, 36],
+  ])('attempt %i with random %f waits %f s', (attempt, random, seconds) => {
+    expect(backoffSeconds(attempt, random, settings)).toBeCloseTo(seconds, 6);
+  });
+});
+
+describe('nextState', () => {
+  it.each<[string, number, SendResult, ReturnType<typeof nextState>]>([
+    ['accepted on the first try', 1, { kind: 'accepted', response: '250 OK' }, { state: 'sent' }],
+    ['accepted on the last try', 8, { kind: 'accepted', response: '250 OK' }, { state: 'sent' }],
+    ['transient, attempts left', 1, transient, { state: 'failed', dueAt: new Date(now.getTime() + 30_000), error: transient.reason }],
+    ['transient, third attempt', 3, transient, { state: 'failed', dueAt: new Date(now.getTime() + 120_000), error: transient.reason }],
+    ['transient on the last attempt', 8, transient, { state: 'dead', error: `gave up after 8 attempts: ${transient.reason}` }],
+    ['permanent on the first attempt', 1, permanent, { state: 'dead', error: permanent.reason }],
+  ])('%s', (_name, attempt, result, expected) => {
+    expect(nextState(attempt, result, now, 0.5, settings)).toEqual(expected);
+  });
+
+  it('with MaxAttempts 1 the first transient failure is final', () => {
+    expect(nextState(1, transient, now, 0.5, { ...settings, maxAttempts: 1 }).state).toBe('dead');
+  });
+});
+
+describe('attemptsExhausted', () => {
+  it.each([
+    [1, false],
+    [8, false],
+    [9, true],
+  ])('claim number %i is beyond MaxAttempts 8: %s', (attempt, exhausted) => {
+    expect(attemptsExhausted(attempt, settings)).toBe(exhausted);
+  });
+});
+
+describe('classifySendError', () => {
+  it.each([
+    [{ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' }, true, 'SMTP 550 on RCPT TO (EENVELOPE)'],
+    [{ code: 'EMESSAGE', responseCode: 554, command: 'DATA' }, true, 'SMTP 554 on DATA (EMESSAGE)'],
+    [{ code: 'EMESSAGE', responseCode: 451, command: 'DATA' }, false, 'SMTP 451 on DATA (EMESSAGE)'],
+    [{ code: 'EENVELOPE', responseCode: 452, command: 'RCPT TO' }, false, 'SMTP 452 on RCPT TO (EENVELOPE)'],
+    // Refused credentials: a configuration fault, retried while an operator fixes it.
+    [{ code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN' }, false, 'SMTP 535 on AUTH PLAIN (EAUTH)'],
+    [{ code: 'ECONNECTION' }, false, 'SMTP ECONNECTION'],
+    [{ code: 'ETIMEDOUT', command: 'CONN' }, false, 'SMTP ETIMEDOUT on CONN'],
+    [{ message: 'something odd' }, false, 'SMTP ERROR'],
+  ])('%o → permanent %s', (error, permanentExpected, reason) => {
+    expect(classifySendError(error)).toEqual({ permanent: permanentExpected, reason });
+  });
+
+  it('never copies the error message (it may quote the message or the credentials)', () => {
+    expect(classifySendError({ code: 'EAUTH', responseCode: 535, message: 'Invalid login: secret-key' }).reason).not.toContain('secret');
+  });
+});

@@ -1,0 +1,230 @@
+import type { Knex } from 'knex';
+import type { NotificationParams, VerificationParams } from './email-composer.ts';
+import type { OutboxState } from './outbox-policy.ts';
+
+/**
+ * The plugin's tables. Every function takes the knex or transaction to use:
+ * inside a caller's transaction (enqueue, create) only that transaction may
+ * be used (with embedded PGlite a query beside it waits for the whole
+ * acquire timeout). Times come from the service clock, not the database's.
+ */
+type Db = Knex | Knex.Transaction;
+
+export interface NewOutboxItem {
+  readonly kind: 'notification' | 'verification';
+  readonly subscriptionId: number;
+  readonly ledgerId: number | null;
+  readonly recipient: string;
+  readonly subject: string;
+  readonly template: string;
+  readonly params: NotificationParams | VerificationParams;
+}
+
+export interface ClaimedItem {
+  readonly id: number;
+  readonly kind: 'notification' | 'verification';
+  readonly subscriptionId: number;
+  readonly ledgerId: number | null;
+  readonly recipient: string;
+  readonly subject: string;
+  readonly template: string;
+  readonly params: NotificationParams | VerificationParams;
+  /** This attempt's number: the claim counts it. */
+  readonly attempt: number;
+  readonly subscriptionActive: boolean;
+}
+
+export interface ItemResult {
+  readonly id: number;
+  readonly state: Exclude<OutboxState, 'pending' | 'processing'>;
+  readonly dueAt: Date | null;
+  readonly error: string | null;
+}
+
+const INSERT_CHUNK = 1000;
+
+export async function insertOutboxItems(trx: Knex.Transaction, items: readonly NewOutboxItem[], now: Date): Promise<void> {
+  for (let start = 0; start < items.length; start += INSERT_CHUNK) {
+    await trx('email_outbox').insert(
+      items.slice(start, start + INSERT_CHUNK).map((item) => ({
+        kind: item.kind,
+        subscription_id: item.subscriptionId,
+        ledger_id: item.ledgerId,
+        recipient: item.recipient,
+        subject: item.subject,
+        template: item.template,
+        params: JSON.stringify(item.params),
+        state: 'pending',
+        due_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+  }
+}
+
+/**
+ * Takes up to `limit` due items (pending, failed past their backoff, or
+ * processing with a lapsed lease) for this claim: SKIP LOCKED, so
+ * instances sweeping together each get other rows; a claimed row carries
+ * the claim token and a lease, and counts an attempt.
+ */
+export async function claimDueItems(
+  db: Knex,
+  options: { limit: number; claimToken: string; leaseUntil: Date; now: Date },
+): Promise<ClaimedItem[]> {
+  const result = await db.raw(
+    `UPDATE email_outbox o
+        SET state = 'processing', attempts = o.attempts + 1, claim_token = ?, due_at = ?, updated_at = ?
+       FROM (SELECT id FROM email_outbox
+              WHERE state IN ('pending', 'failed', 'processing') AND due_at <= ?
+              ORDER BY due_at, id
+              LIMIT ?
+              FOR UPDATE SKIP LOCKED) due
+      WHERE o.id = due.id
+  RETURNING o.id, o.kind, o.subscription_id, o.ledger_id, o.recipient, o.subject, o.template, o.params, o.attempts,
+            (SELECT s.is_active FROM notification_subscriptions s WHERE s.id = o.subscription_id) AS subscription_active`,
+    [options.claimToken, options.leaseUntil, options.now, options.now, options.limit],
+  );
+  return (result.rows as Array<Record<string, unknown>>)
+    .map((row) => ({
+      id: Number(row.id),
+      kind: row.kind as ClaimedItem['kind'],
+      subscriptionId: Number(row.subscription_id),
+      ledgerId: row.ledger_id === null ? null : Number(row.ledger_id),
+      recipient: String(row.recipient),
+      subject: String(row.subject),
+      template: String(row.template),
+      params: (typeof row.params === 'string' ? JSON.parse(row.params) : row.params) as ClaimedItem['params'],
+      attempt: Number(row.attempts),
+      subscriptionActive: row.subscription_active === true,
+    }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Keeps this claim's items ours while they are being sent. */
+export async function renewLease(db: Knex, claimToken: string, leaseUntil: Date): Promise<void> {
+  await db('email_outbox').where({ claim_token: claimToken, state: 'processing' }).update({ due_at: leaseUntil });
+}
+
+/**
+ * Records results set-based, only on rows this claim still holds (a row
+ * whose lease lapsed and that another instance took is not overwritten).
+ * A sent item drops its params: they may hold a verification token.
+ * Returns the ids recorded.
+ */
+export async function recordResults(trx: Knex.Transaction, claimToken: string, results: readonly ItemResult[], now: Date): Promise<Set<number>> {
+  if (results.length === 0) return new Set();
+  const result = await trx.raw(
+    `UPDATE email_outbox o
+        SET state = v.state,
+            due_at = COALESCE(v.due_at, o.due_at),
+            last_error = CASE WHEN v.state = 'sent' THEN o.last_error ELSE v.error END,
+            params = CASE WHEN v.state = 'sent' THEN '{}'::jsonb ELSE o.params END,
+            sent_at = CASE WHEN v.state = 'sent' THEN ?::timestamptz ELSE o.sent_at END,
+            claim_token = NULL,
+            updated_at = ?
+       FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::text[]) AS v(id, state, due_at, error)
+      WHERE o.id = v.id AND o.claim_token = ? AND o.state = 'processing'
+  RETURNING o.id`,
+    [
+      now,
+      now,
+      results.map((r) => r.id) as unknown as Knex.Value,
+      results.map((r) => r.state) as unknown as Knex.Value,
+      results.map((r) => r.dueAt?.toISOString() ?? null) as unknown as Knex.Value,
+      results.map((r) => r.error) as unknown as Knex.Value,
+      claimToken,
+    ],
+  );
+  return new Set((result.rows as Array<{ id: number | string }>).map((row) => Number(row.id)));
+}
+
+/** Items of a subscription that stopped (unsubscribed) before they were sent: dropped; the ledger keeps the story. */
+export async function dropItems(trx: Knex.Transaction, claimToken: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: Array<{ id: number | string }> = await trx('email_outbox')
+    .whereIn('id', ids)
+    .andWhere({ claim_token: claimToken, state: 'processing' })
+    .delete()
+    .returning('id');
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
+/** When the next item is due (a backoff ends or a lease lapses), or null when nothing waits. */
+export async function nextDueAt(db: Knex): Promise<Date | null> {
+  const row = await db('email_outbox').whereIn('state', ['pending', 'failed', 'processing']).min({ due: 'due_at' }).first();
+  return row?.due ? new Date(row.due) : null;
+}
+
+export async function stateCounts(db: Knex): Promise<Record<OutboxState, number>> {
+  const rows: Array<{ state: OutboxState; n: number | string }> = await db('email_outbox').select('state').count({ n: '*' }).groupBy('state');
+  const counts: Record<OutboxState, number> = { pending: 0, processing: 0, sent: 0, failed: 0, dead: 0 };
+  for (const row of rows) counts[row.state] = Number(row.n);
+  return counts;
+}
+
+export interface DeadItem {
+  id: number;
+  kind: string;
+  recipient: string;
+  subject: string;
+  attempts: number;
+  lastError: string | null;
+  updatedAt: Date;
+}
+
+export async function deadItems(db: Knex, limit: number): Promise<DeadItem[]> {
+  const rows = await db('email_outbox')
+    .where({ state: 'dead' })
+    .orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(limit)
+    .select('id', 'kind', 'recipient', 'subject', 'attempts', 'last_error', 'updated_at');
+  return rows.map((row) => ({
+    id: Number(row.id),
+    kind: row.kind,
+    recipient: row.recipient,
+    subject: row.subject,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    updatedAt: new Date(row.updated_at),
+  }));
+}
+
+/** Dead items (these ids, or all) back to pending with a fresh count of attempts. */
+export async function requeueDead(db: Knex | Knex.Transaction, ids: readonly number[] | undefined, now: Date): Promise<Array<{ id: number; ledgerId: number | null }>> {
+  const query = db('email_outbox').where({ state: 'dead' });
+  if (ids) query.whereIn('id', ids);
+  const rows: Array<{ id: number | string; ledger_id: number | string | null }> = await query
+    .update({ state: 'pending', attempts: 0, due_at: now, claim_token: null, updated_at: now })
+    .returning(['id', 'ledger_id']);
+  return rows.map((row) => ({ id: Number(row.id), ledgerId: row.ledger_id === null ? null : Number(row.ledger_id) }));
+}
+
+export async function insertVerificationToken(
+  trx: Knex.Transaction,
+  token: { subscriptionId: number; tokenHash: string; expiresAt: Date; now: Date },
+): Promise<void> {
+  await trx('email_verification_tokens').insert({
+    subscription_id: token.subscriptionId,
+    token_hash: token.tokenHash,
+    expires_at: token.expiresAt,
+    created_at: token.now,
+  });
+}
+
+/** Marks the token used when it is this subscription's, unused and unexpired; false otherwise. */
+export async function useVerificationToken(trx: Knex.Transaction, subscriptionId: number, tokenHash: string, now: Date): Promise<boolean> {
+  const used = await trx('email_verification_tokens')
+    .where({ subscription_id: subscriptionId, token_hash: tokenHash })
+    .whereNull('used_at')
+    .andWhere('expires_at', '>', now)
+    .update({ used_at: now });
+  return Number(used) === 1;
+}
+
+export async function loadLinkKey(db: Knex): Promise<string> {
+  const row = await db('email_link_keys').where({ name: 'unsubscribe' }).first('secret');
+  if (!row) throw new Error('email_link_keys has no unsubscribe key: the delivery-email migration did not run');
+  return row.secret as string;
+}

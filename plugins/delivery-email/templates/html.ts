@@ -1,0 +1,31 @@
+/** HTML text from untrusted strings (feed data, display names): every value passes through here. */
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Safe in element content and in quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ENTITIES[char]);
+}
+
+// "Feeder: F12" → the label in bold; a colon later in a sentence is left alone.
+const FACT = /^([^:]{1,24}):\s(.*)$/;
+
+/**
+ * A renderer's multi-line body as HTML: one line per line, a blank line a
+ * paragraph break, and `Label: value` lines with the label in bold. Every
+ * piece is escaped before it is wrapped.
+ */
+export function bodyHtml(body: string): string {
+  const paragraphs = body.replace(/\r\n?/g, '\n').split(/\n\s*\n/);
+  return paragraphs
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => {
+          const fact = FACT.exec(line);
+          return fact ? `<strong>${escapeHtml(fact[1])}:</strong> ${escapeHtml(fact[2])}` : escapeHtml(line);
+        })
+        .join('<br />'),
+    )
+    .map((html) => `<p style="margin:0 0 12px 0">${html}</p>`)
+    .join('');
+}

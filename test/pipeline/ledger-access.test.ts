@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createLedgerAccess } from '../../core/subscriptions/plugin-access.ts';
+import { preferredKind, provisionDatabase } from '../helpers/databases.ts';
+import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { startTestApp } from '../helpers/test-app.ts';
+
+describe('ledger access of transactional targets', () => {
+  it('settles queued rows, and an operator requeue reopens a failed one until it is settled again', async () => {
+    const database = await provisionDatabase(await preferredKind());
+    const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false });
+    try {
+      const { app } = started;
+      const knex = app.services.database.knex;
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName: 'mail', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'a@example.org' } },
+      });
+      await knex('notification_subscriptions').where({ public_id: created.json().publicId }).update({ is_active: true });
+      await app.services.pipeline.processNotificationEvents(
+        [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'a-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
+        { awaitDelivery: true },
+      );
+      const row = () => knex('notification_delivery_ledger').first('id', 'status', 'last_error');
+      const { id } = await row();
+      expect((await row()).status).toBe('queued');
+      const ledger = createLedgerAccess(knex);
+      await ledger.recordQueuedOutcomes([{ ledgerId: id, kind: 'failed', reason: 'dead after 8 attempts' }]);
+      expect(await row()).toMatchObject({ status: 'failed', last_error: 'dead after 8 attempts' });
+      await ledger.recordQueuedOutcomes([{ ledgerId: id, kind: 'delivered' }]);
+      expect((await row()).status).toBe('failed'); // only queued rows are settled
+      await ledger.reopenQueued([id]);
+      expect(await row()).toMatchObject({ status: 'queued', last_error: null });
+      await ledger.recordQueuedOutcomes([{ ledgerId: id, kind: 'delivered' }]);
+      expect((await row()).status).toBe('delivered');
+      await ledger.reopenQueued([id]);
+      expect((await row()).status).toBe('delivered'); // a delivered row is never reopened
+    } finally {
+      await started.close();
+      await database.drop();
+    }
+  });
+});

@@ -90,9 +90,23 @@ export class DeliveryDispatcher {
     return delivered;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Aborts the signal targets get and waits for the drain under way, at
+   * most `graceMs`: a target that ignores the signal must not hold up
+   * shutdown (its leased rows are taken over after the lease).
+   */
+  async stop(graceMs = 10_000): Promise<void> {
     this.#abort.abort();
-    await this.#draining;
+    if (!this.#draining) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = await Promise.race([
+      this.#draining.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (gaveUp) this.#deps.log.warn('shutdown: a delivery batch was still running after the grace period; its rows are retaken after their lease');
   }
 
   async #deliver(batch: readonly LeasedDelivery[]): Promise<number> {

@@ -188,3 +188,37 @@ describe('the master switch', () => {
     }
   });
 });
+
+describe('dispatcher shutdown', () => {
+  it('does not wait forever for a target that ignores the abort signal', async () => {
+    const { DeliveryDispatcher } = await import('../../core/pipeline/delivery-dispatcher.ts');
+    const { pino } = await import('pino');
+    const lines: string[] = [];
+    const database = await provisionDatabase((await databaseKinds())[0]);
+    const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false });
+    try {
+      const knex = started.app.services.database.knex;
+      const created = await started.app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 's', feedId: POWER, delivery: { provider: 'Push' } } });
+      expect(created.statusCode).toBe(201);
+      await started.app.services.pipeline.processNotificationEvents([outage('PO-7', 'F1', ['X'])], {});
+      await started.app.services.dispatcher.settle();
+      await knex('notification_delivery_ledger').update({ status: 'pending' });
+      const stuck = new DeliveryDispatcher({
+        db: knex,
+        targets: new Map([['Push', { provider: 'Push', startsActive: true, prepareDestination: () => 'x', subscribeUrl: () => null, deliver: () => new Promise(() => undefined) }]]),
+        log: pino({}, { write: (line: string) => void lines.push(line) }),
+        batchSize: 10,
+        retry: { baseSeconds: 5, maxSeconds: 60, maxAttempts: 3 },
+      });
+      stuck.wake();
+      await expect.poll(async () => (await knex('notification_delivery_ledger').where({ status: 'delivering' })).length).toBe(1);
+      const before = Date.now();
+      await stuck.stop(300);
+      expect(Date.now() - before).toBeLessThan(2000);
+      expect(lines.join('')).toContain('still running after the grace period');
+    } finally {
+      await started.close();
+      await database.drop();
+    }
+  });
+});

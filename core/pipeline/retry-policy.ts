@@ -7,8 +7,14 @@ export interface RetrySettings {
 
 export const DEFAULT_RETRY: RetrySettings = { baseSeconds: 5, maxSeconds: 3600, maxAttempts: 10 };
 
+/** Exponential backoff with ±20 % jitter, in seconds: base · 2^(attempt-1), capped at maxSeconds. */
+export function backoffSeconds(attempt: number, random: number, settings: RetrySettings): number {
+  const exponential = Math.min(settings.maxSeconds, settings.baseSeconds * 2 ** Math.max(0, attempt - 1));
+  return exponential * (0.8 + 0.4 * Math.min(1, Math.max(0, random)));
+}
+
 /**
- * Exponential backoff with ±20 % jitter: base · 2^(attempt-1), capped.
+ * When attempt `attempt` may be followed by another (backoffSeconds later).
  * Returns null when the attempts are spent (the delivery failed for good).
  * `notBefore` (a quota reset named by the target) wins when later.
  */
@@ -20,8 +26,6 @@ export function nextAttemptAt(
   notBefore?: Date,
 ): Date | null {
   if (attempt >= settings.maxAttempts) return null;
-  const exponential = Math.min(settings.maxSeconds, settings.baseSeconds * 2 ** Math.max(0, attempt - 1));
-  const jittered = exponential * (0.8 + 0.4 * Math.min(1, Math.max(0, random)));
-  const backoff = new Date(now.getTime() + jittered * 1000);
+  const backoff = new Date(now.getTime() + backoffSeconds(attempt, random, settings) * 1000);
   return notBefore && notBefore > backoff ? notBefore : backoff;
 }

@@ -26,3 +26,4 @@ export {
   type TopicEntries,
 } from './manifest.ts';
 export { defineRenderer } from './renderer.ts';
+export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';

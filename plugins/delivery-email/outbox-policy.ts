@@ -7,14 +7,13 @@
  *                       └─transient failure→ failed ─after backoff, claim→ processing …
  *   after MaxAttempts: dead. A processing item whose lease lapsed (a crash) is claimed again.
  */
+import { backoffSeconds, type RetrySettings } from '#plugin-api';
+
 export const OUTBOX_STATES = ['pending', 'processing', 'sent', 'failed', 'dead'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
-export interface RetrySettings {
-  readonly baseSeconds: number;
-  readonly maxSeconds: number;
-  readonly maxAttempts: number;
-}
+// The backoff is core's (the same rule as push retries), re-exported for this plugin's callers.
+export { backoffSeconds, type RetrySettings };
 
 /** What the relay made of one message. */
 export type SendResult =
@@ -26,11 +25,6 @@ export type NextState =
   | { readonly state: 'failed'; readonly dueAt: Date; readonly error: string }
   | { readonly state: 'dead'; readonly error: string };
 
-/** Exponential backoff with ±20 % jitter: base · 2^(attempt-1), capped at maxSeconds. */
-export function backoffSeconds(attempt: number, random: number, settings: RetrySettings): number {
-  const exponential = Math.min(settings.maxSeconds, settings.baseSeconds * 2 ** Math.max(0, attempt - 1));
-  return exponential * (0.8 + 0.4 * Math.min(1, Math.max(0, random)));
-}
 
 /** The state after attempt number `attempt` (1 on the first try) ended with `result`. */
 export function nextState(attempt: number, result: SendResult, now: Date, random: number, settings: RetrySettings): NextState {

@@ -20,15 +20,8 @@ export interface NewOutboxItem {
   readonly params: NotificationParams | VerificationParams;
 }
 
-export interface ClaimedItem {
+export interface ClaimedItem extends NewOutboxItem {
   readonly id: number;
-  readonly kind: 'notification' | 'verification';
-  readonly subscriptionId: number;
-  readonly ledgerId: number | null;
-  readonly recipient: string;
-  readonly subject: string;
-  readonly template: string;
-  readonly params: NotificationParams | VerificationParams;
   /** This attempt's number: the claim counts it. */
   readonly attempt: number;
   readonly subscriptionActive: boolean;

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/.tmp/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,

@@ -62,4 +62,7 @@ export function memorySampler() {
   };
 }
 
+/** The middle value (the upper middle of an even count): benches report it because neighbours make single runs noisy. */
+export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 export const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);

@@ -1,9 +1,11 @@
 /**
  * `npm run bench:fanout`: one event fanned out to 100,000 active
- * subscriptions through a no-op Push target. Prints matched/s and ledger
- * rows/s of ProcessNotificationEvents, and their ratio to a raw multi-row
- * INSERT of 100,000 rows into the same ledger table in the same run; then
- * the dispatch of those rows through the no-op target.
+ * subscriptions through a no-op Push target. Times the claim of every
+ * ledger row (the hand-over's first page, then the expander's pages) and
+ * compares it with the floor in the same run: one INSERT … SELECT of as
+ * many rows into the same ledger table (the database's fastest way to write
+ * them). Then the dispatch of those rows through the no-op target (lease,
+ * settle: the database's share of each delivery).
  */
 import { buildApp } from '../core/app.ts';
 import { benchDatabase, benchPluginsDir, memorySampler, perSecond, removeDir } from './bench-support.ts';
@@ -44,45 +46,37 @@ const event = {
 };
 
 const memory = memorySampler();
+const ledgerRows = () => knex('notification_delivery_ledger').count({ n: '*' }).then(([row]) => Number(row.n));
 let started = performance.now();
 const result = await app.services.pipeline.processNotificationEvents([event]);
+const handOverMs = performance.now() - started;
+while ((await ledgerRows()) < expectedMatches) await new Promise((resolve) => setTimeout(resolve, 20));
 const pipelineMs = performance.now() - started;
 const pipelineMemory = memory.stop();
-if (result.claimedCount !== expectedMatches) throw new Error(`expected ${expectedMatches} claims, got ${result.claimedCount}`);
 
-// The call woke the dispatcher already; drain alongside it and wait until nothing is left to send.
-started = performance.now();
-await app.services.dispatcher.drain();
+// The dispatcher was woken with the first page; wait until nothing is left to send.
 const undelivered = () => knex('notification_delivery_ledger').whereNot({ status: 'delivered' }).count({ n: '*' }).then(([row]) => Number(row.n));
 while ((await undelivered()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
 const dispatchMs = performance.now() - started;
-const delivered = rowsDelivered(await knex('notification_delivery_ledger').count({ n: '*' }));
+const delivered = await ledgerRows();
 
-// The baseline: the same number of ledger rows by plain multi-row INSERTs (5,000 rows each) into the same table.
+// The floor: one INSERT … SELECT of as many rows, with the ledger's unique key, into the same table.
 const [{ id: eventId }] = await knex('notification_events').select('id').limit(1);
-const ids: number[] = await knex('notification_subscriptions').orderBy('id').limit(result.claimedCount).pluck('id');
 started = performance.now();
-for (let offset = 0; offset < ids.length; offset += 5000) {
-  await knex('notification_delivery_ledger').insert(
-    ids.slice(offset, offset + 5000).map((id) => ({
-      subscription_id: id, source_key: 'RAW', event_type: 'NewOutage', feed_id: 'utility.power-outages',
-      item_key: 'RAW', event_id: eventId, provider: 'Push', status: 'pending',
-    })),
-  );
-}
+await knex.raw(
+  `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status)
+   SELECT id, 'RAW', 'NewOutage', feed_id, 'RAW', ?, provider, 'delivered' FROM notification_subscriptions WHERE feed_id = 'utility.power-outages' AND is_active`,
+  [eventId],
+);
 const rawMs = performance.now() - started;
 
-const rows = result.claimedCount;
-function rowsDelivered(counted: Array<Record<string, unknown>>) {
-  return Number(counted[0].n);
-}
-console.log(`ProcessNotificationEvents: ${rows} matched and claimed in ${pipelineMs.toFixed(0)} ms`);
-console.log(`  matched/s:      ${perSecond(result.matchedSubscriptionCount, pipelineMs)}`);
-console.log(`  ledger rows/s:  ${perSecond(rows, pipelineMs)}`);
+const rows = expectedMatches;
+console.log(`ProcessNotificationEvents: hand-over (first page, in its transaction) ${handOverMs.toFixed(0)} ms; all ${rows} rows claimed after ${pipelineMs.toFixed(0)} ms`);
+console.log(`  ledger rows/s:  ${perSecond(rows, pipelineMs)}  (hand-over claimed ${result.claimedCount})`);
 console.log(`  peak heap +${pipelineMemory.heapMiB.toFixed(1)} MiB, rss +${pipelineMemory.rssMiB.toFixed(1)} MiB`);
-console.log(`raw multi-row INSERT of ${ids.length} ledger rows: ${rawMs.toFixed(0)} ms (${perSecond(ids.length, rawMs)} rows/s)`);
-console.log(`ratio pipeline/raw time: ${(pipelineMs / rawMs).toFixed(2)}x (target <= 1.5x)`);
-console.log(`dispatch through the no-op target: ${delivered} delivered in ${dispatchMs.toFixed(0)} ms (${perSecond(delivered, dispatchMs)}/s)`);
+console.log(`floor: one INSERT … SELECT of ${expectedMatches} ledger rows: ${rawMs.toFixed(0)} ms (${perSecond(expectedMatches, rawMs)} rows/s)`);
+console.log(`ratio claim/floor time: ${(pipelineMs / rawMs).toFixed(2)}x`);
+console.log(`claim and dispatch through the no-op target: ${delivered} delivered ${dispatchMs.toFixed(0)} ms after the call (${perSecond(delivered, dispatchMs)}/s)`);
 
 await app.close();
 await database?.drop();

@@ -7,11 +7,8 @@
  * through undici's lower-level `dispatch` API, so a third line times raw
  * `dispatch` too: the target's own cost against the API it is built on.
  */
-import { pino } from 'pino';
-import { Value } from 'typebox/value';
 import { Pool } from 'undici';
-import type { DeliveryRequest, DeliveryTarget, PluginContext } from '#plugin-api';
-import { pushConfig } from '../plugins/delivery-push/config.ts';
+import { createPluginTestContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
 import { manifest } from '../plugins/delivery-push/index.ts';
 import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble } from '../test/doubles/push-server-double.ts';
 
@@ -19,24 +16,14 @@ const TOTAL = 10_000;
 const BATCH = 500;
 /** Rounds alternate between the two paths and the median is reported: one machine, noisy neighbours. */
 const ROUNDS = 5;
-type PushSettings = PluginContext<typeof pushConfig>['config']['Notifications:Push'];
 
 const double = await startPushServerDouble();
-const settings: PushSettings = {
-  ...(Value.Default(pushConfig['Notifications:Push'], {}) as PushSettings),
-  BaseUrl: double.baseUrl,
-  PublishToken: DEFAULT_PUBLISHER_TOKEN,
-};
-const inFlight = settings.Connections * settings.RequestsPerConnection;
-const context = {
-  pluginId: 'delivery-push',
-  config: { 'Notifications:Push': settings },
-  coreConfig: {},
-  db: undefined,
-  log: pino({ level: 'warn' }),
+const context = createPluginTestContext(manifest, {
+  env: { Notifications__Push__BaseUrl: double.baseUrl, Notifications__Push__PublishToken: DEFAULT_PUBLISHER_TOKEN },
   topicAllowlist: { topics: ['utility-power-outages'], prefixes: [] },
-  now: () => new Date(),
-} as unknown as PluginContext<typeof pushConfig>;
+});
+const settings = context.config['Notifications:Push'];
+const inFlight = settings.Connections * settings.RequestsPerConnection;
 const target: DeliveryTarget = await manifest.createTarget!(context);
 
 const topics = ['utility-power-outages', ...Array.from({ length: 3 }, () => target.prepareDestination(undefined, { scope: 'Anonymous' }))];

@@ -1,31 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import fastifySchedule from '@fastify/schedule';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { CoreConfig } from './config/core-config-schema.ts';
-import type { EnvSnapshot } from './config/env-source.ts';
-import { createDatabase, type Database } from './db/database.ts';
-import { runMigrations } from './db/migrate.ts';
-import { installErrorHandler } from './http/error-handler.ts';
-import { feedRoutes } from './http/routes/feeds.ts';
-import { healthRoutes } from './http/routes/health.ts';
-import { createLogger } from './logging/logger.ts';
-import type { DeliveryTarget } from './plugin-api/delivery-types.ts';
-import type { PluginContext, PluginManifest } from './plugin-api/manifest.ts';
-import type { PluginRegistry } from './plugins/registry.ts';
 import { configurePlatform } from './boot.ts';
+import type { EnvSnapshot } from './config/env-source.ts';
 import { ConfigError } from './config/load-config.ts';
-import { DeliveryDispatcher } from './pipeline/delivery-dispatcher.ts';
-import { createEndpointChecker } from './pipeline/endpoint-checker.ts';
-import { NotificationPipelineService } from './pipeline/notification-pipeline.ts';
-import { DEFAULT_RETRY } from './pipeline/retry-policy.ts';
-import { createCallerAuth, requireAdmin } from './http/caller-auth.ts';
-import { createLedgerAccess, createSubscriptionAccess } from './subscriptions/plugin-access.ts';
-import { subscriptionRoutes } from './subscriptions/subscription-routes.ts';
-import { SubscriptionService } from './subscriptions/subscription-service.ts';
-import { syncSystemSubscriptions } from './subscriptions/system-subscriptions.ts';
-import { WorkerLeases } from './scheduler/worker-leases.ts';
-import { WorkerScheduler } from './scheduler/worker-scheduler.ts';
+import { describeSectionTypo } from './config/section-typos.ts';
+import { createDatabase } from './db/database.ts';
+import { compileTrust } from './http/client-address.ts';
+import { serverTimeouts } from './http/server-timeouts.ts';
+import { formatValidationErrors } from './http/validation-messages.ts';
+import { createLogger, wantsReadableLogs } from './logging/logger.ts';
+import { RequestLogController } from './logging/request-log.ts';
+import type { PluginManifest } from './plugin-api/manifest.ts';
+import { coreServicesWiring } from './wiring/core-services.ts';
+import { deliveryWiring } from './wiring/delivery.ts';
+import { externalWiring } from './wiring/external.ts';
+import { observabilityWiring } from './wiring/observability.ts';
+import { operationsWiring } from './wiring/operations.ts';
+import { pipelineWiring } from './wiring/pipeline.ts';
+import { routesWiring } from './wiring/routes.ts';
+import type { AppServices, Platform } from './wiring/services.ts';
+import { workersWiring } from './wiring/workers.ts';
+
+export type { AppServices };
 
 export interface BuildAppOptions {
   env: EnvSnapshot;
@@ -33,27 +30,8 @@ export interface BuildAppOptions {
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: DestinationStream;
   now?: () => Date;
-  /** Skip workers entirely (the migrate and template commands). */
+  /** Skip scheduled workers (the migrate and template commands, some tests). */
   workers?: boolean;
-}
-
-export interface AppServices {
-  readonly config: Readonly<CoreConfig>;
-  readonly fullConfig: Readonly<Record<string, unknown>>;
-  readonly registry: PluginRegistry;
-  readonly database: Database;
-  readonly workers: WorkerScheduler;
-  readonly targets: ReadonlyMap<string, DeliveryTarget>;
-  readonly pipeline: NotificationPipelineService;
-  readonly dispatcher: DeliveryDispatcher;
-  readonly instanceId: string;
-  readonly now: () => Date;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: AppServices;
-  }
 }
 
 /** A plugin's own sections out of the full tree: `{ 'Notifications:Push': {...} }`. */
@@ -66,13 +44,20 @@ function sectionsOf(manifest: PluginManifest, fullConfig: Readonly<Record<string
 }
 
 /**
- * Builds the service: discovers plugins, validates configuration (throws
- * ConfigError naming the keys), opens the database and applies migrations,
- * then wires routes, delivery targets and workers. Listening is the caller's.
+ * Builds the service: discovers the plugins and validates the whole
+ * configuration (throws ConfigError naming the keys) before anything
+ * starts, then wires it in the order of named Fastify plugins, each
+ * depending on the one before: external (database and migrations,
+ * scheduler, wake-ups) → observability (metrics, request log, OpenAPI) →
+ * core services → delivery plugins and the dispatcher → the pipeline and
+ * the feed plugins → routes → operations (feed health, /metrics, /docs,
+ * admin views) → workers (on ready). Listening is the caller's.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { registry, loaded, config } = await configurePlatform(options.env, options.pluginsDir);
-  const configProblems = registry.plugins.flatMap(({ manifest }) => manifest.checkConfig?.(sectionsOf(manifest, loaded.config) as never) ?? []);
+  const sections = new Map(registry.plugins.map(({ manifest }) => [manifest.id, sectionsOf(manifest, loaded.config)]));
+  const configProblems = registry.plugins.flatMap(({ manifest }) => manifest.checkConfig?.(sections.get(manifest.id) as never) ?? []);
+  const trustedProxy = compiledOrProblem(() => compileTrust(config.Server.TrustedProxies), configProblems);
   if (configProblems.length > 0) throw new ConfigError([...configProblems]);
   const database = createDatabase({
     connectionString: config.ConnectionStrings.DefaultConnection,
@@ -83,151 +68,66 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     level: config.Logging.Level,
     secrets: [...loaded.secrets, ...database.secrets],
     stream: options.logStream,
+    readable: !options.logStream && wantsReadableLogs(config.NODE_ENV, process.stdout.isTTY === true),
   });
   const app = Fastify({
     loggerInstance,
     bodyLimit: config.Server.BodyLimitBytes,
     trustProxy: [...config.Server.TrustedProxies],
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    ...serverTimeouts(config.Server.RequestTimeoutSeconds),
+    // verbose: errors carry their schema, so a message can list what is allowed.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true } },
+    schemaErrorFormatter: formatValidationErrors,
     genReqId: () => randomUUID(),
+    // One line per request, written when it is answered.
+    logController: new RequestLogController(),
+    // Migrations run inside the first wiring plugin: a large one may take minutes, and must not be cut off.
+    pluginTimeout: 0,
   });
-  const now = options.now ?? (() => new Date());
-  const instanceId = randomUUID();
-  let migrated = false;
-  let pluginsLoaded = false;
-  const workers = new WorkerScheduler(
-    (await app.register(fastifySchedule).after(), app.scheduler),
-    new WorkerLeases(database.knex, instanceId),
-    app.log,
-  );
-  const targets = new Map<string, DeliveryTarget>();
-  const pipelineConfig = config.NotificationPipeline;
-  const dispatcher = new DeliveryDispatcher({
-    db: database.knex,
-    targets,
-    log: app.log.child({ component: 'dispatcher' }),
-    batchSize: pipelineConfig.DispatchBatchSize,
-    retry: { ...DEFAULT_RETRY, maxAttempts: pipelineConfig.MaxDeliveryAttempts },
-    leaseSeconds: pipelineConfig.DeliveryLeaseSeconds,
-    now,
-  });
-  const feedConfigs = new Map<string, unknown>();
-  const pipeline = new NotificationPipelineService({
-    db: database.knex,
+  const platform: Platform = {
     registry,
-    targets,
-    dispatcher,
-    log: app.log.child({ component: 'pipeline' }),
-    enabled: pipelineConfig.Enabled,
-    cooldownSeconds: pipelineConfig.CooldownSeconds,
-    feedConfig: (feedId) => feedConfigs.get(feedId),
-  });
-  app.decorate('services', { config, fullConfig: loaded.config, registry, database, workers, targets, pipeline, dispatcher, instanceId, now });
-
-  app.addHook('onClose', async () => {
-    await workers.stop();
-    await dispatcher.stop();
-    for (const target of targets.values()) await target.close?.().catch((err: unknown) => app.log.warn({ err }, 'closing a delivery target failed'));
-    await database.knex.destroy();
-  });
-
+    config,
+    fullConfig: loaded.config,
+    now: options.now ?? (() => new Date()),
+    instanceId: randomUUID(),
+    runWorkers: options.workers !== false,
+    sectionsOf: (pluginId) => sections.get(pluginId) ?? {},
+  };
+  app.decorate('platform', platform);
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');
+  for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));
   app.log.info({ database: database.description, plugins: registry.plugins.map((p) => p.folder) }, 'starting');
 
-  try {
-    const report = await runMigrations(database, registry.migrationDirs);
-    if (report.applied.length > 0) app.log.info({ applied: report.applied }, 'migrations applied');
-    migrated = true;
-  } catch (cause) {
-    await database.knex.destroy().catch(() => undefined);
-    throw new Error(`Migrations failed: ${(cause as Error).message}`, { cause });
-  }
-
-  installErrorHandler(app);
-  await app.register(healthRoutes, {
-    serviceName: 'notification-pipeline',
-    now,
-    probe: {
-      migrationsApplied: () => migrated,
-      pluginsLoaded: () => pluginsLoaded,
-      databaseAnswers: () => databaseAnswers(database, 2000),
-    },
-  });
-  await app.register(feedRoutes, { catalog: registry });
-  const authenticate = createCallerAuth(config.Jwt.Secret);
-  const subscriptionAccess = createSubscriptionAccess(database.knex);
-  const ledgerAccess = createLedgerAccess(database.knex);
-  const endpoints = createEndpointChecker(database.knex);
-  app.addHook('onClose', () => endpoints.close());
-  const subscriptions = new SubscriptionService({
-    db: database.knex,
+  await app.register(externalWiring, { database });
+  await app.register(observabilityWiring);
+  await app.register(coreServicesWiring);
+  await app.register(deliveryWiring);
+  await app.register(pipelineWiring);
+  await app.register(routesWiring, { trustedProxy: trustedProxy! });
+  await app.register(operationsWiring);
+  await app.register(workersWiring);
+  app.decorate('services', {
+    config,
+    fullConfig: loaded.config,
     registry,
-    targets,
-    pipeline,
-    limits: config.SubscriptionLimits,
-    cooldownSeconds: pipelineConfig.CooldownSeconds,
-    now,
-  });
-  await app.register(subscriptionRoutes, {
-    service: subscriptions,
-    providers: registry.deliveries.filter((manifest) => manifest.createTarget).map((manifest) => manifest.provider),
-    authenticate,
-  });
-
-  const contexts = new Map<string, PluginContext>();
-  for (const { manifest } of registry.plugins) {
-    const context: PluginContext = {
-      pluginId: manifest.id,
-      config: sectionsOf(manifest, loaded.config) as PluginContext['config'],
-      coreConfig: config,
-      db: database.knex,
-      log: app.log.child({ plugin: manifest.id }),
-      topicAllowlist: registry.topicAllowlist,
-      pipeline,
-      subscriptions: subscriptionAccess,
-      ledger: ledgerAccess,
-      auth: { authenticate, requireAdmin },
-      endpoints,
-      now,
-    };
-    contexts.set(manifest.id, context);
-    if (manifest.kind === 'feed') feedConfigs.set(manifest.feed.id, context.config);
-    if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
-  }
-
-  app.addHook('onReady', async () => {
-    for (const manifest of registry.deliveries) {
-      if (manifest.createTarget) targets.set(manifest.provider, await manifest.createTarget(contexts.get(manifest.id)!));
-    }
-    await syncSystemSubscriptions(database.knex, pipelineConfig.SystemSubscriptions, registry, targets);
-    if (options.workers !== false) {
-      if (pipelineConfig.Enabled) {
-        workers.register({
-          name: 'core.delivery-dispatcher',
-          intervalSeconds: pipelineConfig.DispatchIntervalSeconds,
-          exclusive: false,
-          run: async ({ signal }) => void (await dispatcher.drain(signal)),
-        });
-      }
-      for (const { manifest } of registry.plugins) {
-        const context = contexts.get(manifest.id)!;
-        const runs = manifest.kind === 'delivery' || (config.NotificationPipeline.Enabled && manifest.enabled(context.config));
-        if (!runs) continue;
-        for (const worker of manifest.workers?.(context) ?? []) workers.register(worker);
-      }
-    }
-    pluginsLoaded = true;
-  });
+    database,
+    workers: app.external.workers,
+    targets: app.delivery.targets,
+    pipeline: app.notificationPipeline.pipeline,
+    dispatcher: app.delivery.dispatcher,
+    queues: app.coreServices.queues,
+    instanceId: platform.instanceId,
+    now: platform.now,
+  } satisfies AppServices);
   return app;
 }
 
-async function databaseAnswers(database: Database, budgetMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), budgetMs);
-  });
-  const query = database.knex.raw('SELECT 1').then(() => true, () => false);
-  const answered = await Promise.race([query, timeout]);
-  clearTimeout(timer);
-  return answered;
+/** A value built from configuration, or its problem added to the list. */
+function compiledOrProblem<T>(build: () => T, problems: string[]): T | undefined {
+  try {
+    return build();
+  } catch (error) {
+    problems.push((error as Error).message);
+    return undefined;
+  }
 }

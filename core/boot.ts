@@ -3,6 +3,7 @@ import type { CoreConfig } from './config/core-config-schema.ts';
 import type { EnvSnapshot } from './config/env-source.ts';
 import { loadConfig, type LoadedConfig } from './config/load-config.ts';
 import type { JsonSchema } from './config/schema-walk.ts';
+import { feedHealthCoreFeed } from './feed-health/feed-health-feed.ts';
 import { defaultPluginsDir } from './paths.ts';
 import { discoverPlugins } from './plugins/discover.ts';
 import { PluginRegistry } from './plugins/registry.ts';
@@ -19,7 +20,7 @@ export interface ConfiguredPlatform extends Platform {
 
 /** Discovers the plugins and composes the configuration schema: no I/O but reading plugins/. */
 export async function loadPlatform(pluginsDir = defaultPluginsDir): Promise<Platform> {
-  const registry = new PluginRegistry(await discoverPlugins(pluginsDir));
+  const registry = new PluginRegistry(await discoverPlugins(pluginsDir), [feedHealthCoreFeed]);
   return { registry, schema: composeConfigSchema(registry.configOwners()) };
 }
 

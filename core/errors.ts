@@ -5,9 +5,9 @@ import createError from '@fastify/error';
  * handler maps them to statuses once (core/http/error-handler.ts).
  */
 export const Errors = {
-  ConfigInvalid: createError('NP_CONFIG_INVALID', 'Invalid configuration: %s', 500),
   PluginManifestInvalid: createError('NP_PLUGIN_MANIFEST_INVALID', 'Plugin folder "%s": %s', 500),
   MigrationFailed: createError('NP_MIGRATION_FAILED', 'Migrations failed: %s', 500),
+  EmbeddedDatabaseInUse: createError('NP_EMBEDDED_DATABASE_IN_USE', '%s', 500),
   UnsupportedEventType: createError('NP_UNSUPPORTED_EVENT_TYPE', 'Renderer of feed "%s" cannot render event type "%s"', 500),
   NoRenderer: createError('NP_NO_RENDERER', 'No renderer of feed "%s" handles event type "%s"', 500),
   UnknownFeed: createError('NP_UNKNOWN_FEED', 'body/feedId: unknown feed "%s"', 400),

@@ -1,6 +1,13 @@
-import { buildApp } from './app.ts';
-import { readProcessEnv } from './config/env-source.ts';
-import { ConfigError } from './config/load-config.ts';
+import { enableCompileCache } from 'node:module';
+
+// Node keeps the compiled code of every module in its compile cache (under
+// the OS temp folder, or NODE_COMPILE_CACHE), so a start after the first
+// skips most of the compiling of fastify, knex, PGlite and friends. It only
+// covers modules loaded after this call: hence the dynamic imports below.
+enableCompileCache();
+const { buildApp } = await import('./app.ts');
+const { readProcessEnv } = await import('./config/env-source.ts');
+const { ConfigError } = await import('./config/load-config.ts');
 
 /**
  * `npm start`: the HTTP API plus every enabled worker. Exits non-zero when

@@ -1,11 +1,14 @@
 import { configurePlatform } from '../boot.ts';
 import { readProcessEnv } from '../config/env-source.ts';
+import { describeSectionTypo } from '../config/section-typos.ts';
 import { createDatabase } from '../db/database.ts';
 import { runMigrations } from '../db/migrate.ts';
 
 /** `npm run migrate`: applies the migrations of core and every plugin, then exits (non-zero on failure). */
 try {
-  const { registry, config } = await configurePlatform(readProcessEnv());
+  const { registry, config, loaded } = await configurePlatform(readProcessEnv());
+  for (const key of loaded.unknownKeys) process.stderr.write(`warning: unknown configuration key ignored (a typo?): ${key}\n`);
+  for (const typo of loaded.sectionTypos) process.stderr.write(`warning: ${describeSectionTypo(typo)}\n`);
   const database = createDatabase({
     connectionString: config.ConnectionStrings.DefaultConnection,
     embeddedPath: config.Database.EmbeddedPath,

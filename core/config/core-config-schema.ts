@@ -17,6 +17,12 @@ export const coreConfigSchema = Type.Object({
       description: 'Comma-separated addresses whose X-Forwarded-For is honoured.',
     }),
     BodyLimitBytes: Type.Integer({ minimum: 1024, default: 16384, description: 'Largest accepted request body.' }),
+    RequestTimeoutSeconds: Type.Integer({
+      minimum: 1,
+      maximum: 3600,
+      default: 30,
+      description: 'A request (headers and body) not fully received within this time is answered 408 and closed.',
+    }),
   }, { default: {} }),
   Logging: Type.Object({
     Level: Type.Union([
@@ -24,7 +30,7 @@ export const coreConfigSchema = Type.Object({
       Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent'),
     ], { default: 'info', description: 'Log level.' }),
   }, { default: {} }),
-  PublicBaseUrl: Str('Base of links put in emails (verify, unsubscribe).', { default: 'http://127.0.0.1:5000', format: 'uri' }),
+  PublicBaseUrl: Str('Base of links put in emails (verify, unsubscribe) and alert feeds; its host names calendar UIDs and the CAP sender.', { default: 'http://127.0.0.1:5000', format: 'uri' }),
   ConnectionStrings: Type.Object({
     DefaultConnection: Type.Optional(Str(
       'PostgreSQL connection string (postgres://… or Host=…;Port=…;Database=…;Username=…;Password=…). Unset: embedded PGlite.',
@@ -37,10 +43,12 @@ export const coreConfigSchema = Type.Object({
   }, { default: {} }),
   NotificationPipeline: Type.Object({
     Enabled: Type.Boolean({ default: true, description: 'Master switch: when false no monitor runs and no event is delivered.' }),
-    CooldownSeconds: Type.Integer({ minimum: 0, default: 300, description: 'Per-subscription cooldown for /test and coalesced Updated events.' }),
+    CooldownSeconds: Type.Integer({ minimum: 0, default: 300, description: 'Per-subscription cooldown for /test and the update events feeds coalesce (Updated, EstimateUpdated).' }),
     DispatchIntervalSeconds: Type.Integer({ minimum: 1, default: 5, description: 'Period of the delivery dispatcher sweep (new work also wakes it at once).' }),
-    DispatchBatchSize: Type.Integer({ minimum: 1, maximum: 5000, default: 500, description: 'Deliveries claimed by one dispatcher batch.' }),
-    DeliveryLeaseSeconds: Type.Integer({ minimum: 1, default: 30, description: 'How long an instance holds a delivery it is sending; after that (a crash) another instance takes it over (contracts: within 30 s).' }),
+    DispatchBatchSize: Type.Integer({ minimum: 1, maximum: 5000, default: 500, description: 'Deliveries leased by one dispatcher batch.' }),
+    DispatchBatchesInFlight: Type.Integer({ minimum: 1, maximum: 16, default: 3, description: 'Dispatcher batches worked at once: the next batch is leased and settled while others are on the wire.' }),
+    FanoutPageSize: Type.Integer({ minimum: 100, maximum: 20000, default: 2000, description: 'Subscriptions matched and claimed per fan-out page: the first page in the hand-over\'s transaction, the rest streamed after it commits, one short transaction per page.' }),
+    DeliveryLeaseSeconds: Type.Integer({ minimum: 1, default: 30, description: 'How long an instance holds a delivery it is sending; after that (a crash) another instance takes it over.' }),
     MaxDeliveryAttempts: Type.Integer({ minimum: 1, default: 10, description: 'Attempts of one delivery before it is recorded as failed (exponential backoff with jitter between them).' }),
     SystemSubscriptions: Type.Record(Type.String(), Type.Object({
       FeedId: Str('Feed id of the system subscription.', { minLength: 1 }),
@@ -55,6 +63,42 @@ export const coreConfigSchema = Type.Object({
     MaxPerIp: Type.Integer({ minimum: 0, default: 3, description: 'Active subscriptions created anonymously from one address.' }),
     MaxPerIpPerDay: Type.Integer({ minimum: 0, default: 3, description: 'Anonymous create requests per address per UTC day.' }),
     MaxSubscriptionsPerUser: Type.Integer({ minimum: 0, default: 2, description: 'Active subscriptions of one authenticated user.' }),
+    MaxVerificationsPerAddressPerDay: Type.Integer({
+      minimum: 0,
+      default: 3,
+      description: 'Verification emails to one destination address (case-insensitive) per UTC day, whoever asks.',
+    }),
+    Ipv6PrefixLength: Type.Integer({
+      minimum: 1,
+      maximum: 128,
+      default: 64,
+      description: 'IPv6 clients are counted per network of this prefix length (one /64 is one client).',
+    }),
+  }, { default: {} }),
+  Metrics: Type.Object({
+    Enabled: Type.Boolean({ default: true, description: 'Serve GET /metrics (Prometheus text format).' }),
+    DatabaseCacheSeconds: Type.Integer({
+      minimum: 0,
+      maximum: 300,
+      default: 5,
+      description: 'How long the figures /metrics reads from the database (backlog, outbox, last successful polls) are reused.',
+    }),
+  }, { default: {} }),
+  FeedHealth: Type.Object({
+    StaleAfterPolls: Type.Integer({
+      minimum: 1,
+      default: 5,
+      description: 'A feed is stale once this many polls in a row have failed (no success for that many periods).',
+    }),
+    AlertTopic: Type.Optional(Str(
+      'Push topic told once when a feed turns stale and once when it recovers; it must pass the push topic policy (list it in Notifications__Push__AllowedTopics). Unset: only the log says it.',
+      { minLength: 1 },
+    )),
+  }, { default: {} }),
+  Retention: Type.Object({
+    Days: Type.Integer({ minimum: 7, default: 30, description: 'Settled deliveries, and events no delivery references, are removed once older than this many days.' }),
+    BatchSize: Type.Integer({ minimum: 100, maximum: 100000, default: 5000, description: 'Rows removed per statement by the retention worker.' }),
+    IntervalSeconds: Type.Integer({ minimum: 60, default: 3600, description: 'Period of the retention worker (one run per period across all instances).' }),
   }, { default: {} }),
   Jwt: Type.Object({
     Secret: Type.Optional(Str('HS256 signing secret of caller tokens.', { 'x-secret': true, minLength: 16 })),

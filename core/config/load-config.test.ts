@@ -24,9 +24,9 @@ const cfg = (env: Record<string, string>) => load(env).config as any;
 describe('configuration tree from env', () => {
   it('applies every default when nothing is set', () => {
     const config = cfg({});
-    expect(config.Server).toEqual({ Host: '127.0.0.1', Port: 5000, TrustedProxies: ['127.0.0.1', '::1', '::ffff:127.0.0.1'], BodyLimitBytes: 16384 });
+    expect(config.Server).toEqual({ Host: '127.0.0.1', Port: 5000, TrustedProxies: ['127.0.0.1', '::1', '::ffff:127.0.0.1'], BodyLimitBytes: 16384, RequestTimeoutSeconds: 30 });
     expect(config.NotificationPipeline).toMatchObject({ Enabled: true, CooldownSeconds: 300, SystemSubscriptions: {} });
-    expect(config.SubscriptionLimits).toEqual({ MaxPerIp: 3, MaxPerIpPerDay: 3, MaxSubscriptionsPerUser: 2 });
+    expect(config.SubscriptionLimits).toEqual({ MaxPerIp: 3, MaxPerIpPerDay: 3, MaxSubscriptionsPerUser: 2, MaxVerificationsPerAddressPerDay: 3, Ipv6PrefixLength: 64 });
     expect(config.TestFeed).toEqual({ Enabled: false, PollingIntervalSeconds: 60 });
     expect(config.Notifications.Test).toEqual({ Topics: [] });
     expect(config.ConnectionStrings.DefaultConnection).toBeUndefined();
@@ -64,6 +64,16 @@ describe('configuration tree from env', () => {
 
   it('reports unknown keys inside known sections', () => {
     expect(load({ TestFeed__Enabeld: 'true' }).unknownKeys).toEqual(['TestFeed__Enabeld']);
+  });
+
+  it('reports a set variable under a misspelled section (plugin sections too), not the environment at large', () => {
+    const loaded = load({ Serverr__Port: '5001', TestFeedd__Enabled: 'true', Serverr__Host: '', PATH: '/usr/bin', npm_config_cache: '/tmp' });
+    expect(loaded.sectionTypos).toEqual([
+      { key: 'Serverr__Port', section: 'Server', suggestion: 'Server__Port' },
+      { key: 'TestFeedd__Enabled', section: 'TestFeed', suggestion: 'TestFeed__Enabled' },
+    ]);
+    expect((loaded.config as any).Server.Port).toBe(5000);
+    expect(load({ Server__Port: '5001' }).sectionTypos).toEqual([]);
   });
 
   it('rejects bad values with a message naming each key, never the value', () => {

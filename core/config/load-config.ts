@@ -2,7 +2,9 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { EnvSnapshot } from './env-source.ts';
 import { envToTree } from './env-tree.ts';
-import { deepFreeze, recordValueSchema, type JsonSchema } from './schema-walk.ts';
+import { addConfigFormats, CONFIG_FORMATS } from './formats.ts';
+import { deepFreeze, isObjectNode, recordValueSchema, type JsonSchema } from './schema-walk.ts';
+import { findSectionTypo, type SectionTypo } from './section-typos.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -21,12 +23,14 @@ export interface LoadedConfig {
   /** Values of every `x-secret` key that is set: redacted from all logs. */
   secrets: string[];
   unknownKeys: string[];
+  /** Variables whose first level looks like a misspelled section (`Serverr__Port`): ignored, worth a warning. */
+  sectionTypos: SectionTypo[];
 }
 
 export function createConfigAjv(): Ajv {
-  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
+  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false, verbose: true });
   addFormats(ajv);
-  return ajv;
+  return addConfigFormats(ajv);
 }
 
 /** `/PowerOutages/PollingIntervalSeconds` → `PowerOutages__PollingIntervalSeconds`. */
@@ -36,9 +40,11 @@ function envKeyOf(error: ErrorObject): string {
   return segments.join('__') || '(root)';
 }
 
-/** Validation messages name the key and the rule, never the value: it may be a secret. */
+/** Validation messages name the key and the rule, never a secret's value (a format of our own shows others'). */
 function describe(error: ErrorObject): string {
   const key = envKeyOf(error);
+  const own = error.keyword === 'format' ? CONFIG_FORMATS[String(error.params.format)] : undefined;
+  if (own) return `${key} must be ${own.label}${error.parentSchema?.['x-secret'] ? '' : ` (got ${JSON.stringify(error.data)})`}`;
   switch (error.keyword) {
     case 'required': return `${key} is required`;
     case 'enum': return `${key} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
@@ -60,6 +66,12 @@ export function collectSecrets(schema: JsonSchema, value: unknown, found: string
   return found;
 }
 
+/** Set variables whose first level looks like a misspelled section (rule in section-typos.ts). */
+function sectionTyposIn(env: EnvSnapshot, schema: JsonSchema): SectionTypo[] {
+  const sections = Object.entries(schema.properties ?? {}).filter(([, node]) => isObjectNode(node) || recordValueSchema(node)).map(([name]) => name);
+  return Object.entries(env).flatMap(([name, value]) => (value?.trim() ? (findSectionTypo(name, sections) ?? []) : []));
+}
+
 /**
  * Reads the configuration tree from an environment snapshot, validates it
  * once against the composed schema (defaults applied, strings coerced), and
@@ -72,5 +84,5 @@ export function loadConfig(env: EnvSnapshot, schema: JsonSchema): LoadedConfig {
     const problems = [...new Set((validate.errors ?? []).filter((e) => e.keyword !== 'if').map(describe))];
     throw new ConfigError(problems);
   }
-  return { config: deepFreeze(tree), secrets: collectSecrets(schema, tree), unknownKeys };
+  return { config: deepFreeze(tree), secrets: collectSecrets(schema, tree), unknownKeys, sectionTypos: sectionTyposIn(env, schema) };
 }

@@ -5,6 +5,7 @@ import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { projectRoot } from '../paths.ts';
 import { describeConnection, parseConnectionString } from './connection-string.ts';
+import { openEmbeddedDatabase } from './embedded-database.ts';
 
 const knex = knexModule.knex ?? knexModule;
 
@@ -35,7 +36,8 @@ const pgTypes = {
 /**
  * PostgreSQL through pg when a connection string is set; otherwise the
  * embedded PGlite under data/ (one connection: every query inside a
- * transaction must use that transaction).
+ * transaction must use that transaction; one process per folder: throws
+ * EmbeddedDatabaseInUse while another holds it).
  */
 export function createDatabase(settings: DatabaseSettings): Database {
   if (settings.connectionString) {
@@ -58,7 +60,7 @@ export function createDatabase(settings: DatabaseSettings): Database {
     kind: 'pglite',
     description: `embedded PGlite at ${dir}`,
     secrets: [],
-    knex: knex({ client: ClientPgLite as unknown as typeof Knex.Client, dialect: 'postgres', connection: { filename: dir } }),
+    knex: knex({ client: ClientPgLite as unknown as typeof Knex.Client, dialect: 'postgres', connection: { pglite: openEmbeddedDatabase(dir) } as never }),
   };
 }
 

@@ -37,3 +37,12 @@ export function requireAdmin(caller: Caller): void {
   if (caller.kind === 'anonymous') throw new Errors.Unauthorized('an admin bearer token is required');
   if (!caller.admin) throw new Errors.Forbidden('this needs the admin role');
 }
+
+/**
+ * An onRequest hook for admin routes: the caller must be an admin before
+ * anything else of the request is looked at (401 anonymous, 403 non-admin).
+ * Every route under /api/admin/ gets it (core/http/route-guards.ts).
+ */
+export function createAdminOnly(authenticate: (request: FastifyRequest) => Caller): (request: FastifyRequest) => Promise<void> {
+  return async (request) => requireAdmin(authenticate(request));
+}

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { createSecretScrubber, redactPaths, redactUrl, REDACTED } from './redaction.ts';
 
@@ -6,6 +7,10 @@ export interface LoggerSettings {
   secrets: readonly string[];
   /** Tests capture lines here; default stdout. */
   stream?: DestinationStream;
+  /** One readable line per entry (pino-pretty) instead of JSON: see `wantsReadableLogs`. */
+  readable?: boolean;
+  /** Loads pino-pretty's line formatter (tests pass a missing one); null when it is not installed. */
+  loadFormatter?: () => LineFormatter | null;
 }
 
 interface RequestLike {
@@ -15,9 +20,32 @@ interface RequestLike {
   ip?: string;
 }
 
-/** fastify's pino, structured, with secrets redacted by path and by value. */
+type LineFormatter = (line: string) => string;
+
+/** Readable lines for a person at a terminal outside production; JSON lines for everything else (files, journald, collectors). */
+export function wantsReadableLogs(nodeEnv: string, stdoutIsTerminal: boolean): boolean {
+  return stdoutIsTerminal && nodeEnv !== 'production';
+}
+
+/**
+ * pino-pretty is a devDependency: a host installed with --omit=dev has
+ * none, and then the lines stay JSON (never a failed start).
+ */
+function loadPinoPretty(): LineFormatter | null {
+  try {
+    const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+    return prettyFactory({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  } catch {
+    return null;
+  }
+}
+
+/** fastify's pino, structured, with secrets redacted by path and by value (before any formatting). */
 export function createLogger(settings: LoggerSettings): Logger {
   const scrub = createSecretScrubber(settings.secrets);
+  const sink = settings.stream ?? pino.destination({ dest: 1, sync: false });
+  const format = settings.readable ? (settings.loadFormatter ?? loadPinoPretty)() : null;
+  const destination: DestinationStream = format ? { write: (line: string) => void sink.write(format(line)) } : sink;
   return pino(
     {
       level: settings.level,
@@ -28,6 +56,6 @@ export function createLogger(settings: LoggerSettings): Logger {
         err: pino.stdSerializers.err,
       },
     },
-    settings.stream ?? pino.destination({ dest: 1, sync: false }),
+    destination,
   );
 }

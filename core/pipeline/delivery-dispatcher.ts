@@ -1,157 +1,262 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { DeliveryOutcome, DeliveryRequest, DeliveryTarget } from '../plugin-api/delivery-types.ts';
-import type { RenderedNotification } from '../plugin-api/feed-types.ts';
-import { leaseDueDeliveries, recordOutcomes, type LeasedDelivery, type RecordedOutcome } from './ledger-repository.ts';
+import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
+import { judgeDelivery, type SettledDelivery } from './delivery-outcome.ts';
+import type { LeasedClaim } from './fanout.ts';
+import { LedgerQueueStore, type LeasedDelivery } from './ledger-queue-store.ts';
+import { SettleAsYouGo } from './settle-as-you-go.ts';
 import { toRecipient } from './recipient.ts';
-import { nextAttemptAt, type RetrySettings } from './retry-policy.ts';
+import type { RetrySettings } from './retry-policy.ts';
+
+export const DISPATCHER_QUEUE = 'core.delivery-dispatcher';
+
+/** Room for one batch claimed already leased (see DeliveryDispatcher.reserve). */
+export interface TakeOverSlot {
+  /** Delivers the claimed rows under their lease, in the background; the room is freed when they are settled. */
+  run(claims: readonly LeasedClaim[], token: string): void;
+  release(): void;
+}
 
 export interface DispatcherDependencies {
   db: Knex;
+  queues: QueueRegistry;
   targets: ReadonlyMap<string, DeliveryTarget>;
   log: FastifyBaseLogger;
   batchSize: number;
   retry: RetrySettings;
   /** How long a leased row is ours; a dead instance's rows are due again after it. */
-  leaseSeconds?: number;
+  leaseSeconds: number;
+  /** The periodic sweep; a timer wakes the dispatcher sooner for a retry due before it. */
+  sweepSeconds: number;
+  /** Leased batches worked at once: the next is leased (and settled) while others are on the wire. */
+  batchesInFlight?: number;
+  /** What feeds the ledger after a hand-over (the fan-out expander): settle() waits for it first. */
+  upstream?: { settle(): Promise<void> };
   now?: () => Date;
   random?: () => number;
+  /** Told each batch's outcomes with their provider and event once the ledger holds them (metrics); must not throw. */
+  onSettled?: (outcomes: ReadonlyArray<{ ledgerId: number; provider: string; status: SettledDelivery['status']; event: object }>) => void;
 }
 
 const toRequest = (row: LeasedDelivery): DeliveryRequest => ({
-  ledgerId: Number(row.ledger_id),
-  attempt: Number(row.attempts),
-  subscription: toRecipient(row.subscription_id, row),
-  event: { feedId: row.feed_id, eventType: row.event_type, sourceKey: row.source_key, itemKey: row.item_key, fields: row.fields, sourcePayload: row.payload },
-  rendered: row.rendered as unknown as RenderedNotification,
+  ledgerId: row.ledgerId,
+  attempt: row.attempt,
+  subscription: toRecipient(row.subscription.id, row.subscription),
+  event: row.event,
+  rendered: row.rendered,
 });
 
+const TALLIED = ['delivered', 'queued', 'retrying', 'failed'] as const;
+
 /**
- * Delivers claimed ledger rows through direct targets: leases a bounded
- * batch (SKIP LOCKED, safe with several instances), calls each target once
- * per batch, and records every outcome set-based. Retries wait in the
- * ledger (status retrying, next_attempt_at), so they survive restarts.
+ * Delivers claimed ledger rows: the ledger is a leased queue (core/queue),
+ * worked batch by batch. Direct targets (push) deliver and their answers
+ * are judged and settled set-based; transactional targets (the email
+ * outbox) take their rows inside a transaction that marks them `queued`,
+ * and settle them later through the ledger port. Retries wait in the
+ * ledger (retrying, next_attempt_at), so they survive restarts.
  */
 export class DeliveryDispatcher {
   readonly #deps: DispatcherDependencies;
-  readonly #abort = new AbortController();
-  #draining: Promise<void> | null = null;
-  #again = false;
+  readonly #store: LedgerQueueStore;
+  readonly #queue: QueueHandle<LeasedDelivery, SettledDelivery>;
+  readonly #takeOverLimit: number;
+  #takingOver = 0;
+  readonly #takeOvers = new Set<Promise<void>>();
+  readonly #takeOverWaiters: Array<() => void> = [];
 
   constructor(deps: DispatcherDependencies) {
     this.#deps = deps;
+    this.#store = new LedgerQueueStore(deps.db, deps.leaseSeconds);
+    this.#takeOverLimit = Math.max(1, deps.batchesInFlight ?? 1);
+    this.#queue = deps.queues.define({
+      name: DISPATCHER_QUEUE,
+      store: this.#store,
+      work: (batch, signal, token) => this.#work(batch, signal, token),
+      tally: (outcomes, batch) => {
+        const counts = Object.fromEntries(TALLIED.map((status) => [status, outcomes.filter((o) => o.status === status).length]));
+        const provider = [...new Set(batch.map((row) => row.subscription.provider))].sort().join(', ');
+        return { counts: { provider, ...counts }, failures: counts.failed };
+      },
+      onSettled: (outcomes, batch) => {
+        if (!deps.onSettled) return;
+        const rowOf = new Map(batch.map((row) => [row.ledgerId, row]));
+        deps.onSettled(outcomes.flatMap((o) => {
+          const row = rowOf.get(o.id);
+          return row ? [{ ledgerId: o.id, provider: row.subscription.provider, status: o.status, event: row.event }] : [];
+        }));
+      },
+      batchSize: deps.batchSize,
+      batchesInFlight: deps.batchesInFlight,
+      leaseSeconds: deps.leaseSeconds,
+      sweepSeconds: deps.sweepSeconds,
+    }, deps.log);
   }
 
-  /** New work was committed: drain soon, in the background. */
+  /** Call inside the transaction that claimed deliveries: every instance's dispatcher wakes once it commits. */
+  notify(trx: Knex.Transaction): Promise<void> {
+    return this.#queue.notify(trx);
+  }
+
   wake(): void {
-    if (this.#abort.signal.aborted) return;
-    if (this.#draining) {
-      this.#again = true;
-      return;
-    }
-    this.#draining = this.drain()
-      .then(() => undefined)
-      .catch((err: unknown) => this.#deps.log.error({ err }, 'delivery dispatch failed; the next sweep retries'))
-      .finally(() => {
-        this.#draining = null;
-        if (this.#again) {
-          this.#again = false;
-          this.wake();
-        }
-      });
+    this.#queue.wake();
   }
 
-  /** Delivers every due row, batch after batch, until none is left or shutdown. Returns how many were delivered. */
-  async drain(signal: AbortSignal = this.#abort.signal): Promise<number> {
-    let delivered = 0;
-    while (!signal.aborted && !this.#abort.signal.aborted) {
-      const batch = await leaseDueDeliveries(this.#deps.db, { limit: this.#deps.batchSize, leaseSeconds: this.#deps.leaseSeconds ?? 30 });
-      if (batch.length === 0) break;
-      delivered += await this.#deliver(batch);
-      if (batch.length < this.#deps.batchSize) break;
-    }
-    return delivered;
+  drain(): Promise<void> {
+    return this.#queue.drain();
   }
 
-  /** Waits for a drain already under way (a wake-up), then drains what is left: everything due is handled when it resolves. */
+  /** Waits for the fan-outs and the drain under way, then drains what is left: everything due is handled when it resolves. */
   async settle(): Promise<void> {
-    while (this.#draining) await this.#draining;
-    await this.drain();
-  }
-
-  /** Delivers exactly these rows now (when due) and waits: /test, announcements, tests. */
-  async deliverNow(ledgerIds: readonly number[]): Promise<number> {
-    let delivered = 0;
-    for (let start = 0; start < ledgerIds.length; start += this.#deps.batchSize) {
-      const ids = ledgerIds.slice(start, start + this.#deps.batchSize);
-      const batch = await leaseDueDeliveries(this.#deps.db, { limit: ids.length, leaseSeconds: this.#deps.leaseSeconds ?? 30, onlyIds: ids });
-      delivered += await this.#deliver(batch);
-    }
-    return delivered;
+    await this.#deps.upstream?.settle();
+    while (this.#takeOvers.size > 0) await Promise.all(this.#takeOvers);
+    await this.#queue.settle();
   }
 
   /**
-   * Aborts the signal targets get and waits for the drain under way, at
-   * most `graceMs`: a target that ignores the signal must not hold up
-   * shutdown (its leased rows are taken over after the lease).
+   * Waits for room to take over a batch claimed already leased (the fan-out
+   * expander's pages), so the expander claims no faster than the rows go
+   * out and a lease never lapses while its rows wait here. Call before
+   * claiming; then `run` the claimed rows, or `release` the room unused.
    */
-  async stop(graceMs = 10_000): Promise<void> {
-    this.#abort.abort();
-    if (!this.#draining) return;
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = await Promise.race([
-      this.#draining.then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (gaveUp) this.#deps.log.warn('shutdown: a delivery batch was still running after the grace period; its rows are retaken after their lease');
+  async reserve(): Promise<TakeOverSlot> {
+    while (this.#takingOver >= this.#takeOverLimit) await new Promise<void>((resolve) => this.#takeOverWaiters.push(resolve));
+    this.#takingOver += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#takingOver -= 1;
+      this.#takeOverWaiters.shift()?.();
+    };
+    return {
+      release,
+      run: (claims, token) => {
+        const running: Promise<void> = this.#takeOver(claims, token)
+          .catch((err: unknown) => this.#deps.log.error({ err }, 'a taken-over batch failed; its rows are retaken after their lease'))
+          .finally(() => {
+            this.#takeOvers.delete(running);
+            release();
+          });
+        this.#takeOvers.add(running);
+      },
+    };
   }
 
-  async #deliver(batch: readonly LeasedDelivery[]): Promise<number> {
+  async #takeOver(claims: readonly LeasedClaim[], token: string): Promise<void> {
+    if (claims.length === 0) return;
+    const events = await this.#store.eventsOf(this.#deps.db, [...new Set(claims.map((claim) => claim.eventId))]);
+    const batch: LeasedDelivery[] = claims.map(({ ledgerId, eventId, subscription }) => {
+      const stored = events.get(eventId)!;
+      return { ledgerId, attempt: 1, subscription: { ...subscription, is_active: true }, event: stored.event, rendered: stored.rendered };
+    });
+    await this.#queue.work(batch, token);
+  }
+
+  /** Delivers exactly these rows now (when due) and waits: /test, announcements. Returns how many were delivered or queued. */
+  async deliverNow(ledgerIds: readonly number[]): Promise<number> {
+    let done = 0;
+    for (let start = 0; start < ledgerIds.length; start += this.#deps.batchSize) {
+      const ids = ledgerIds.slice(start, start + this.#deps.batchSize);
+      const token = randomUUID();
+      const batch = await this.#store.leaseRows(this.#deps.db, ids.length, token, ids);
+      const outcomes = await this.#queue.work(batch, token);
+      done += outcomes.filter((outcome) => outcome.status === 'delivered' || outcome.status === 'queued').length;
+    }
+    return done;
+  }
+
+  async #work(batch: readonly LeasedDelivery[], signal: AbortSignal, token: string): Promise<SettledDelivery[]> {
     const now = this.#deps.now?.() ?? new Date();
-    const outcomes: RecordedOutcome[] = [];
+    const outcomes: SettledDelivery[] = [];
     const byProvider = new Map<string, LeasedDelivery[]>();
     for (const row of batch) {
-      if (!row.is_active) {
-        outcomes.push({ id: Number(row.ledger_id), status: 'failed', nextAttemptAt: null, error: 'subscription is no longer active' });
+      if (!row.subscription.is_active) {
+        outcomes.push({ id: row.ledgerId, status: 'failed', nextAttemptAt: null, error: 'subscription is no longer active' });
         continue;
       }
-      byProvider.set(row.provider, [...(byProvider.get(row.provider) ?? []), row]);
+      let rows = byProvider.get(row.subscription.provider);
+      if (!rows) byProvider.set(row.subscription.provider, (rows = []));
+      rows.push(row);
     }
-    await Promise.all(
-      [...byProvider].map(async ([provider, rows]) => {
-        const results = await this.#deliverThrough(provider, rows);
-        rows.forEach((row, index) => outcomes.push(this.#toRecorded(row, results[index], now)));
+    const settled = await Promise.all(
+      [...byProvider].map(([provider, rows]) => {
+        const target = this.#deps.targets.get(provider);
+        if (target?.enqueue) return this.#handOver(target, rows, token, now);
+        return this.#deliverThrough(provider, target, rows, signal, now, token);
       }),
     );
-    await recordOutcomes(this.#deps.db, outcomes);
-    const failed = outcomes.filter((outcome) => outcome.status === 'failed').length;
-    if (failed > 0) this.#deps.log.warn({ failed, batch: batch.length }, 'deliveries failed for good (recorded in the ledger)');
-    return outcomes.filter((outcome) => outcome.status === 'delivered').length;
+    return outcomes.concat(...settled);
   }
 
-  async #deliverThrough(provider: string, rows: readonly LeasedDelivery[]): Promise<DeliveryOutcome[]> {
-    const target = this.#deps.targets.get(provider);
-    if (!target?.deliver) return rows.map(() => ({ kind: 'failed', reason: `no direct delivery target for provider ${provider}` }));
+  /**
+   * A transactional target takes its rows in one transaction with their
+   * move to `queued`: all or none. When that fails the rows are judged as a
+   * transient failure of this attempt (retried after the backoff); the
+   * other providers' outcomes of the batch are settled as usual.
+   */
+  async #handOver(target: DeliveryTarget, rows: readonly LeasedDelivery[], token: string, now: Date): Promise<SettledDelivery[]> {
     try {
-      const results = await target.deliver(rows.map(toRequest), this.#abort.signal);
-      if (results.length !== rows.length) throw new Error(`target ${provider} returned ${results.length} outcomes for ${rows.length} requests`);
-      return results;
+      await this.#deps.db.transaction(async (trx) => {
+        const queued = await this.#store.markQueued(trx, token, rows.map((row) => row.ledgerId));
+        if (queued !== rows.length) throw new Error(`${rows.length - queued} of ${rows.length} rows are no longer this batch's`);
+        await target.enqueue!(trx, rows.map(toRequest));
+      });
+      return rows.map((row) => ({ id: row.ledgerId, status: 'queued', nextAttemptAt: null, error: null }));
     } catch (err) {
-      this.#deps.log.error({ err, provider, batch: rows.length }, 'delivery target threw; the batch will be retried');
-      return rows.map(() => ({ kind: 'retry', reason: `target error: ${(err as Error).message}` }));
+      this.#deps.log.error({ err, provider: target.provider, batch: rows.length }, 'delivery target could not take the batch; it will be retried');
+      return this.#judgeAll(rows, rows.map(() => ({ kind: 'retry', reason: `target error: ${(err as Error).message}` })), now);
     }
   }
 
-  #toRecorded(row: LeasedDelivery, outcome: DeliveryOutcome, now: Date): RecordedOutcome {
-    const id = Number(row.ledger_id);
-    if (outcome.kind === 'delivered') return { id, status: 'delivered', nextAttemptAt: null, error: null };
-    if (outcome.kind === 'failed') return { id, status: 'failed', nextAttemptAt: null, error: outcome.reason };
-    const next = nextAttemptAt(Number(row.attempts), now, this.#deps.random?.() ?? Math.random(), this.#deps.retry, outcome.notBefore);
-    return next
-      ? { id, status: 'retrying', nextAttemptAt: next, error: outcome.reason }
-      : { id, status: 'failed', nextAttemptAt: null, error: `gave up after ${row.attempts} attempts: ${outcome.reason}` };
+  #judgeAll(rows: readonly LeasedDelivery[], results: readonly DeliveryOutcome[], now: Date): SettledDelivery[] {
+    return rows.map((row, index) => this.#judge(row, results[index], now));
+  }
+
+  /**
+   * A direct target's batch: each outcome is judged and recorded as it
+   * comes (settle-as-you-go, small groups) when the target reports them one
+   * by one; whatever was not recorded then is settled with the batch.
+   */
+  async #deliverThrough(
+    provider: string,
+    target: DeliveryTarget | undefined,
+    rows: readonly LeasedDelivery[],
+    signal: AbortSignal,
+    now: Date,
+    token: string,
+  ): Promise<SettledDelivery[]> {
+    if (!target?.deliver) return this.#judgeAll(rows, rows.map(() => ({ kind: 'failed', reason: `no delivery target for provider ${provider}` })), now);
+    const judged = new Array<SettledDelivery | undefined>(rows.length);
+    const early = new SettleAsYouGo((group) => this.#store.settle(token, group));
+    let results: readonly DeliveryOutcome[];
+    try {
+      results = await target.deliver(rows.map(toRequest), signal, (index, outcome) => {
+        if (judged[index] !== undefined || rows[index] === undefined) return;
+        judged[index] = this.#judge(rows[index], outcome, now);
+        early.add(judged[index]);
+      });
+      if (results.length !== rows.length) throw new Error(`target ${provider} returned ${results.length} outcomes for ${rows.length} requests`);
+    } catch (err) {
+      this.#deps.log.error({ err, provider, batch: rows.length }, 'delivery target threw; the batch will be retried');
+      results = rows.map(() => ({ kind: 'retry', reason: `target error: ${(err as Error).message}` }));
+    }
+    const recorded = await early.finish().then(
+      () => true,
+      (err: unknown) => {
+        this.#deps.log.warn({ err, provider }, 'recording outcomes early failed; they are recorded with the batch');
+        return false;
+      },
+    );
+    return rows.map((row, index) => {
+      const early = judged[index];
+      return early ? { ...early, recorded } : this.#judge(row, results[index], now);
+    });
+  }
+
+  #judge(row: LeasedDelivery, outcome: DeliveryOutcome, now: Date): SettledDelivery {
+    return judgeDelivery(row.ledgerId, row.attempt, outcome, now, (this.#deps.random ?? Math.random)(), this.#deps.retry);
   }
 }

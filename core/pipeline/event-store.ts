@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
+import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import type { RecipientColumns } from './recipient.ts';
 import type { SubscriptionFilter } from './subscription-filter.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -29,34 +29,37 @@ export async function insertEvents(db: Db, prepared: readonly PreparedEvent[]): 
   return rows.map((row: { id: number }) => Number(row.id));
 }
 
-export interface SubscriptionRow extends RecipientColumns {
+/** What matching and claiming need of a subscription, and what its delivery needs (when the claim hands it to the dispatcher). */
+export interface SubscriptionRow {
   id: number;
+  provider: string;
   filter_json: SubscriptionFilter;
+  public_id: string;
+  display_name: string;
+  feed_id: string;
+  destination: string;
+  scope: SubscriptionScope;
 }
 
+const PAGE_COLUMNS = ['id', 'provider', 'filter_json', 'public_id', 'display_name', 'feed_id', 'destination', 'scope'];
+
 /**
- * The active subscriptions of a feed in id order, a bounded page at a time
- * (keyset pagination): memory stays flat however many there are.
+ * One page of a feed's active subscriptions in id order after `afterId`
+ * (keyset pagination: memory stays flat however many there are), only
+ * among `onlyIds` when given.
  */
-export async function* activeSubscriptionPages(
-  db: Db,
-  feedId: string,
-  pageSize: number,
-  onlyIds?: readonly number[],
-): AsyncGenerator<SubscriptionRow[]> {
-  let after = 0;
-  for (;;) {
-    const query = db('notification_subscriptions')
-      .select('id', 'public_id', 'display_name', 'feed_id', 'provider', 'destination', 'scope', 'filter_json')
-      .where({ feed_id: feedId, is_active: true })
-      .andWhere('id', '>', after)
-      .orderBy('id')
-      .limit(pageSize);
-    if (onlyIds) query.whereIn('id', [...onlyIds]);
-    const page: SubscriptionRow[] = await query;
-    if (page.length === 0) return;
-    yield page;
-    if (page.length < pageSize) return;
-    after = Number(page.at(-1)!.id);
-  }
+export async function subscriptionPage(db: Db, feedId: string, afterId: number, limit: number, onlyIds?: readonly number[]): Promise<SubscriptionRow[]> {
+  const query = db('notification_subscriptions')
+    .select(PAGE_COLUMNS)
+    .where({ feed_id: feedId, is_active: true })
+    .andWhere('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit);
+  if (onlyIds) query.whereIn('id', [...onlyIds]);
+  return query;
+}
+
+/** A feed's active System subscriptions (few): claimed with the hand-over, whatever page they fall on. */
+export async function systemSubscriptions(db: Db, feedId: string): Promise<SubscriptionRow[]> {
+  return db('notification_subscriptions').select(PAGE_COLUMNS).where({ feed_id: feedId, is_active: true, scope: 'System' }).orderBy('id');
 }

@@ -1,86 +1,84 @@
 import type { Knex } from 'knex';
-import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 
 /**
- * Ledger statuses. A row is claimed `pending` (or `queued` when a
- * transactional target took it in the claim's transaction), leased as
- * `delivering`, and ends `delivered`, `failed` or `superseded` (a coalesced
- * Updated replaced by a later one); `retrying` waits for its next attempt.
+ * Ledger statuses. A row is claimed `pending`, leased as `delivering`, and
+ * ends `delivered`, `failed` (final: only an operator requeues it) or
+ * `superseded` (a coalesced Updated replaced by a later one, or a waiting
+ * row a later event made pointless: a manifest's `supersedes`); `retrying`
+ * waits for its next attempt; `queued` is held by a transactional target
+ * (the email outbox) until it settles it delivered or failed.
  */
 export type LedgerStatus = 'pending' | 'queued' | 'delivering' | 'delivered' | 'retrying' | 'failed' | 'superseded';
-
-export interface ClaimCandidate {
-  subscriptionId: number;
-  sourceKey: string;
-  eventType: string;
-  feedId: string;
-  itemKey: string;
-  eventId: number;
-  provider: string;
-  status: 'pending' | 'queued' | 'failed';
-  lastError: string | null;
-}
-
-export interface ClaimedRow {
-  id: number;
-  subscription_id: number;
-  event_id: number;
-}
-
-export interface LeasedDelivery {
-  ledger_id: number;
-  attempts: number;
-  subscription_id: number;
-  public_id: string;
-  display_name: string;
-  scope: SubscriptionScope;
-  provider: string;
-  destination: string;
-  is_active: boolean;
-  feed_id: string;
-  event_type: string;
-  source_key: string;
-  item_key: string;
-  fields: Record<string, string>;
-  payload: unknown;
-  rendered: Record<string, unknown>;
-}
-
-export interface RecordedOutcome {
-  id: number;
-  status: 'delivered' | 'retrying' | 'failed';
-  nextAttemptAt: Date | null;
-  error: string | null;
-}
 
 type Db = Knex | Knex.Transaction;
 /** A JavaScript array bound as one PostgreSQL array parameter (pg and PGlite both serialise it). */
 const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => array(rows.map((row) => row[key]));
 
-/** Claims rows set-based; a row the ledger already holds is skipped (ON CONFLICT DO NOTHING). */
-export async function claimDeliveries(db: Db, candidates: readonly ClaimCandidate[]): Promise<ClaimedRow[]> {
-  if (candidates.length === 0) return [];
+/** The ledger row every claim of one event shares; only the subscription and its provider vary. */
+export interface ClaimedEvent {
+  readonly eventId: number;
+  readonly feedId: string;
+  readonly sourceKey: string;
+  readonly eventType: string;
+  readonly itemKey: string;
+}
+
+/** A claimed row that waits for delivery (or is leased already, when the claim leased it). */
+export interface ClaimedRow {
+  readonly id: number;
+  readonly subscriptionId: number;
+}
+
+/**
+ * Claims one event for these subscriptions in one set-based statement; a
+ * row the ledger already holds is skipped (ON CONFLICT DO NOTHING). A
+ * subscription whose provider has no installed target gets a `failed` row
+ * saying why. The event's columns go as scalars and only the
+ * subscriptions' ids and providers as arrays: the least to send per row.
+ * With `lease`, the rows are claimed already leased (`delivering`, first
+ * attempt) for a dispatcher that takes them over at once: no second write
+ * to lease them. Returns the rows that wait for (or are leased for) delivery.
+ */
+export async function claimEvent(
+  db: Db,
+  event: ClaimedEvent,
+  subscriptions: { readonly ids: readonly number[]; readonly providers: readonly string[] },
+  installed: readonly string[],
+  lease?: { readonly token: string; readonly seconds: number },
+): Promise<ClaimedRow[]> {
+  if (subscriptions.ids.length === 0) return [];
   const result = await db.raw(
-    `INSERT INTO notification_delivery_ledger
-       (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, last_error, delivered_at)
-     SELECT v.s, v.k, v.t, v.f, v.i, v.e, v.p, v.st, v.err, CASE WHEN v.st = 'queued' THEN now() END
-       FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[])
-         AS v(s, k, t, f, i, e, p, st, err)
-     ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
-     RETURNING id, subscription_id, event_id`,
+    `WITH claimed AS (
+       INSERT INTO notification_delivery_ledger
+         (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, last_error, attempts, lease_token, lease_until)
+       SELECT v.s, ?, ?, ?, ?, ?, v.p,
+              CASE WHEN v.p = ANY(?::text[]) THEN ? ELSE 'failed' END,
+              CASE WHEN v.p = ANY(?::text[]) THEN NULL ELSE 'no delivery target for provider ' || v.p END,
+              CASE WHEN v.p = ANY(?::text[]) THEN ? ELSE 0 END,
+              CASE WHEN v.p = ANY(?::text[]) THEN ? END,
+              CASE WHEN v.p = ANY(?::text[]) AND ?::boolean THEN now() + make_interval(secs => ?) END
+         FROM unnest(?::bigint[], ?::text[]) AS v(s, p)
+       ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
+       RETURNING id, subscription_id, status)
+     SELECT id, subscription_id FROM claimed WHERE status <> 'failed' ORDER BY id`,
     [
-      column(candidates, 'subscriptionId'), column(candidates, 'sourceKey'), column(candidates, 'eventType'),
-      column(candidates, 'feedId'), column(candidates, 'itemKey'), column(candidates, 'eventId'),
-      column(candidates, 'provider'), column(candidates, 'status'), column(candidates, 'lastError'),
+      event.sourceKey, event.eventType, event.feedId, event.itemKey, event.eventId,
+      array(installed), lease ? 'delivering' : 'pending',
+      array(installed),
+      array(installed), lease ? 1 : 0,
+      array(installed), lease?.token ?? null,
+      array(installed), lease !== undefined, lease?.seconds ?? 0,
+      array(subscriptions.ids), array(subscriptions.providers),
     ],
   );
-  return result.rows;
+  return (result.rows as Array<{ id: number | string; subscription_id: number | string }>).map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id) }));
 }
 
 /**
  * Cooldown coalescing of freshly claimed rows: each waits until the end of
- * the cooldown after its item's last delivery to that subscription, and
+ * the cooldown after its item's last delivery to that subscription (one in
+ * flight, or held by the email outbox, counts as delivered now), and
  * supersedes older waiting rows of the same item and type, so the
  * subscriber gets the latest state once, when the window ends.
  */
@@ -89,70 +87,34 @@ export async function coalesceClaims(db: Db, ids: readonly number[], cooldownSec
   await db.raw(
     `UPDATE notification_delivery_ledger l
         SET next_attempt_at = GREATEST(l.next_attempt_at, last.delivered + make_interval(secs => ?))
-       FROM (SELECT c.id, max(d.delivered_at) AS delivered
+       FROM (SELECT c.id, max(COALESCE(d.delivered_at, now())) AS delivered
                FROM notification_delivery_ledger c
                JOIN notification_delivery_ledger d
-                 ON d.subscription_id = c.subscription_id AND d.item_key = c.item_key AND d.status = 'delivered'
+                 ON d.subscription_id = c.subscription_id AND d.item_key = c.item_key
+                AND d.status IN ('delivered', 'delivering', 'queued')
               WHERE c.id = ANY(?::bigint[])
               GROUP BY c.id) last
       WHERE l.id = last.id`,
     [cooldownSeconds, array(ids)],
   );
+  await supersedeWaiting(db, ids.map((id) => ({ id, eventType: null })));
+}
+
+/**
+ * For each freshly claimed row: its subscription's older rows of the same
+ * item and of `eventType` (null: the row's own type) that still wait
+ * (pending or retrying) become `superseded`, and are never delivered.
+ */
+export async function supersedeWaiting(db: Db, rows: ReadonlyArray<{ id: number; eventType: string | null }>): Promise<void> {
+  if (rows.length === 0) return;
   await db.raw(
     `UPDATE notification_delivery_ledger o
         SET status = 'superseded', lease_until = NULL
-       FROM notification_delivery_ledger n
-      WHERE n.id = ANY(?::bigint[])
-        AND o.subscription_id = n.subscription_id AND o.item_key = n.item_key AND o.event_type = n.event_type
+       FROM unnest(?::bigint[], ?::text[]) AS v(id, t)
+       JOIN notification_delivery_ledger n ON n.id = v.id
+      WHERE o.subscription_id = n.subscription_id AND o.item_key = n.item_key AND o.event_type = COALESCE(v.t, n.event_type)
         AND o.id < n.id AND o.status IN ('pending', 'retrying')`,
-    [array(ids)],
-  );
-}
-
-const LEASED_COLUMNS = `l.id AS ledger_id, l.attempts, s.id AS subscription_id, s.public_id, s.display_name, s.scope,
-  s.provider, s.destination, s.is_active, e.feed_id, e.event_type, e.source_key, e.item_key, e.fields, e.payload, e.rendered`;
-
-/**
- * Leases up to `limit` due rows (FOR UPDATE SKIP LOCKED: instances never
- * take the same row) with their subscription and event. A `delivering`
- * row whose lease lapsed (its instance died) is due again.
- */
-export async function leaseDueDeliveries(
-  db: Db,
-  options: { limit: number; leaseSeconds: number; onlyIds?: readonly number[] },
-): Promise<LeasedDelivery[]> {
-  const only = options.onlyIds ? 'AND id = ANY(?::bigint[])' : '';
-  const result = await db.raw(
-    `WITH due AS (
-       SELECT id FROM notification_delivery_ledger
-        WHERE ((status IN ('pending', 'retrying') AND next_attempt_at <= now()) OR (status = 'delivering' AND lease_until < now()))
-          ${only}
-        ORDER BY next_attempt_at, id
-        LIMIT ?
-        FOR UPDATE SKIP LOCKED)
-     UPDATE notification_delivery_ledger l
-        SET status = 'delivering', attempts = l.attempts + 1, lease_until = now() + make_interval(secs => ?)
-       FROM due, notification_subscriptions s, notification_events e
-      WHERE l.id = due.id AND s.id = l.subscription_id AND e.id = l.event_id
-      RETURNING ${LEASED_COLUMNS}`,
-    [...(options.onlyIds ? [array(options.onlyIds)] : []), options.limit, options.leaseSeconds],
-  );
-  return result.rows;
-}
-
-/** Records outcomes of leased rows set-based; a row no longer leased (taken over) is left alone. */
-export async function recordOutcomes(db: Db, outcomes: readonly RecordedOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
-  await db.raw(
-    `UPDATE notification_delivery_ledger l
-        SET status = v.status,
-            delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END,
-            next_attempt_at = COALESCE(v.next_at, l.next_attempt_at),
-            last_error = v.err,
-            lease_until = NULL
-       FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::text[]) AS v(id, status, next_at, err)
-      WHERE l.id = v.id AND l.status = 'delivering'`,
-    [column(outcomes, 'id'), column(outcomes, 'status'), column(outcomes, 'nextAttemptAt'), column(outcomes, 'error')],
+    [column(rows, 'id'), column(rows, 'eventType')],
   );
 }
 

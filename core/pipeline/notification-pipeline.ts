@@ -1,44 +1,51 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import type { DeliveryRequest, DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryDispatcher } from './delivery-dispatcher.ts';
-import { activeSubscriptionPages, insertEvents, type PreparedEvent, type SubscriptionRow } from './event-store.ts';
-import { claimDeliveries, coalesceClaims, systemDeliveryExists, type ClaimCandidate } from './ledger-repository.ts';
-import { toRecipient } from './recipient.ts';
-import { FilterCache } from './subscription-filter.ts';
+import { insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
+import { claimPage, type FanoutEvent, type FanoutRules } from './fanout.ts';
+import type { FanoutExpander } from './fanout-expander.ts';
+import { systemDeliveryExists } from './ledger-repository.ts';
 import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
 
 export interface PipelineDependencies {
   db: Knex;
   registry: PluginRegistry;
-  targets: ReadonlyMap<string, DeliveryTarget>;
+  rules: FanoutRules;
   dispatcher: DeliveryDispatcher;
+  expander: FanoutExpander;
   log: FastifyBaseLogger;
   enabled: boolean;
-  cooldownSeconds: number;
   /** A feed plugin's own config sections, handed to its renderers. */
   feedConfig(feedId: string): unknown;
-  pageSize?: number;
+  /** Subscriptions matched and claimed in the hand-over's transaction; the rest streams after the commit. */
+  firstPageSize: number;
 }
 
 const EMPTY: ProcessResult = Object.freeze({ matchedSubscriptionCount: 0, deliveredCount: 0, claimedCount: 0, wasSystemDelivery: false });
 
+interface HandOver {
+  claimedIds: number[];
+  matched: Set<number>;
+  /** The lease under which the hand-over kept events whose fan-out continues (a caller that waits), if any. */
+  kept?: string;
+  wasSystemDelivery: boolean;
+}
+
 /**
  * ProcessNotificationEvents: the shared DELIVER step. Renders each event
- * once (an unsupported type fails before anything is written), stores the
- * events, pages through the feed's active subscriptions, matches them in
- * memory with compiled filters and claims ledger rows set-based. All of it
- * runs in the caller's transaction when one is given, so a monitor's
- * PERSIST and this hand-over commit together. Direct targets deliver after
- * the commit, through the dispatcher; transactional targets (the email
- * outbox) take their requests inside the transaction.
+ * once (an unsupported type fails before anything is written) and stores
+ * the events. In the caller's transaction (a monitor's PERSIST commits
+ * with it) it claims the feed's System subscriptions and the first page of
+ * its subscriptions: bounded work whatever the number of subscribers. When
+ * the page was full, the rest streams after the commit through the fan-out
+ * expander, page by page. Every claim goes out through the dispatcher.
  */
 export class NotificationPipelineService implements NotificationPipeline {
   readonly #deps: PipelineDependencies;
-  readonly #filters = new FilterCache();
 
   constructor(deps: PipelineDependencies) {
     this.#deps = deps;
@@ -53,20 +60,25 @@ export class NotificationPipelineService implements NotificationPipeline {
     }
     if (options.trx && options.awaitDelivery) throw new Error('awaitDelivery needs the pipeline to commit its own transaction');
     const prepared = events.map((event) => this.#prepare(event));
-    const run = (trx: Knex.Transaction) => this.#claim(trx, prepared, options);
-    const outcome = options.trx ? await run(options.trx) : await db.transaction(run);
-    if (options.trx) {
-      options.trx.executionPromise.then(() => this.#deps.dispatcher.wake(), () => undefined);
-    } else if (!options.awaitDelivery) {
-      this.#deps.dispatcher.wake();
+    const run = async (trx: Knex.Transaction) => {
+      const handOver = await this.#handOver(trx, prepared, options);
+      // Deliveries the caller waits for go out below; the others wake the dispatchers once the claims commit.
+      if (handOver.claimedIds.length > 0 && !options.awaitDelivery) await this.#deps.dispatcher.notify(trx);
+      return handOver;
+    };
+    const handOver = options.trx ? await run(options.trx) : await db.transaction(run);
+    if (!options.awaitDelivery) {
+      return { matchedSubscriptionCount: handOver.matched.size, deliveredCount: 0, claimedCount: handOver.claimedIds.length, wasSystemDelivery: handOver.wasSystemDelivery };
     }
-    let delivered = outcome.queued;
-    if (options.awaitDelivery && outcome.directIds.length > 0) delivered += await this.#deps.dispatcher.deliverNow(outcome.directIds);
+    // The caller waits for everything: the rest of the fan-out too, then every delivery.
+    const rest = handOver.kept ? await this.#deps.expander.expandNow(handOver.kept) : { claimedIds: [], matched: 0 };
+    const claimedIds = [...handOver.claimedIds, ...rest.claimedIds];
+    const delivered = claimedIds.length > 0 ? await this.#deps.dispatcher.deliverNow(claimedIds) : 0;
     return {
-      matchedSubscriptionCount: outcome.matched,
+      matchedSubscriptionCount: handOver.matched.size + rest.matched,
       deliveredCount: delivered,
-      claimedCount: outcome.claimed,
-      wasSystemDelivery: outcome.wasSystemDelivery,
+      claimedCount: claimedIds.length,
+      wasSystemDelivery: handOver.wasSystemDelivery,
     };
   }
 
@@ -80,68 +92,41 @@ export class NotificationPipelineService implements NotificationPipeline {
     return { event, itemKey: event.itemKey ?? event.sourceKey, rendered };
   }
 
-  async #claim(trx: Knex.Transaction, prepared: readonly PreparedEvent[], options: ProcessOptions) {
+  async #handOver(trx: Knex.Transaction, prepared: readonly PreparedEvent[], options: ProcessOptions): Promise<HandOver> {
+    const { rules, firstPageSize } = this.#deps;
     const eventIds = await insertEvents(trx, prepared);
-    const byFeed = new Map<string, Array<PreparedEvent & { eventId: number }>>();
+    const byFeed = new Map<string, FanoutEvent[]>();
     prepared.forEach((entry, index) => {
-      byFeed.set(entry.event.feedId, [...(byFeed.get(entry.event.feedId) ?? []), { ...entry, eventId: eventIds[index] }]);
+      const fanout: FanoutEvent = { eventId: eventIds[index], event: entry.event, itemKey: entry.itemKey };
+      const list = byFeed.get(entry.event.feedId);
+      if (list) list.push(fanout);
+      else byFeed.set(entry.event.feedId, [fanout]);
     });
-    const matchedSubscriptions = new Set<number>();
-    const directIds: number[] = [];
-    let claimed = 0;
-    let queued = 0;
+    const handOver: HandOver = { claimedIds: [], matched: new Set(), wasSystemDelivery: false };
+    const keepFor = options.awaitDelivery ? randomUUID() : undefined;
+    const take = (page: { claimedIds: number[]; matched: Set<number> }) => {
+      handOver.claimedIds.push(...page.claimedIds);
+      for (const id of page.matched) handOver.matched.add(id);
+    };
     for (const [feedId, feedEvents] of byFeed) {
-      const coalesced = new Set(this.#deps.registry.feed(feedId)?.coalescedEventTypes ?? []);
-      for await (const page of activeSubscriptionPages(trx, feedId, this.#deps.pageSize ?? 5000, options.onlySubscriptionIds)) {
-        const candidates: ClaimCandidate[] = [];
-        const contextOf = new Map<string, { row: SubscriptionRow; entry: PreparedEvent }>();
-        for (const row of page) {
-          const matches = options.onlySubscriptionIds ? () => true : this.#filters.get(row.filter_json);
-          for (const entry of feedEvents) {
-            if (!matches(entry.event)) continue;
-            matchedSubscriptions.add(Number(row.id));
-            const target = this.#deps.targets.get(row.provider);
-            candidates.push({
-              subscriptionId: Number(row.id),
-              sourceKey: entry.event.sourceKey,
-              eventType: entry.event.eventType,
-              feedId,
-              itemKey: entry.itemKey,
-              eventId: entry.eventId,
-              provider: row.provider,
-              status: !target ? 'failed' : target.enqueue ? 'queued' : 'pending',
-              lastError: target ? null : `no delivery target for provider ${row.provider}`,
-            });
-            contextOf.set(`${row.id}:${entry.eventId}`, { row, entry });
-          }
-        }
-        const rows = await claimDeliveries(trx, candidates);
-        claimed += rows.length;
-        const transactional = new Map<string, DeliveryRequest[]>();
-        const toCoalesce: number[] = [];
-        for (const claimedRow of rows) {
-          const { row, entry } = contextOf.get(`${claimedRow.subscription_id}:${claimedRow.event_id}`)!;
-          const target = this.#deps.targets.get(row.provider);
-          if (!target) continue;
-          if (target.enqueue) {
-            const request: DeliveryRequest = { ledgerId: Number(claimedRow.id), attempt: 1, subscription: toRecipient(row.id, row), event: entry.event, rendered: entry.rendered };
-            transactional.set(row.provider, [...(transactional.get(row.provider) ?? []), request]);
-          } else {
-            directIds.push(Number(claimedRow.id));
-            if (coalesced.has(entry.event.eventType)) toCoalesce.push(Number(claimedRow.id));
-          }
-        }
-        for (const [provider, requests] of transactional) {
-          await this.#deps.targets.get(provider)!.enqueue!(trx, requests);
-          queued += requests.length;
-        }
-        await coalesceClaims(trx, toCoalesce, this.#deps.cooldownSeconds);
+      if (options.onlySubscriptionIds) {
+        // /test: these subscriptions, whatever their filter.
+        take(await claimPage(trx, rules, feedId, feedEvents, await subscriptionPage(trx, feedId, 0, options.onlySubscriptionIds.length, options.onlySubscriptionIds), true));
+        continue;
+      }
+      take(await claimPage(trx, rules, feedId, feedEvents, await systemSubscriptions(trx, feedId)));
+      const first = await subscriptionPage(trx, feedId, 0, firstPageSize);
+      take(await claimPage(trx, rules, feedId, feedEvents, first));
+      if (first.length === firstPageSize) {
+        await this.#deps.expander.continueAfter(trx, feedEvents.map((entry) => entry.eventId), Number(first.at(-1)!.id), keepFor);
+        handOver.kept = keepFor;
       }
     }
-    const wasSystemDelivery = await systemDeliveryExists(
+    handOver.claimedIds.sort((a, b) => a - b);
+    handOver.wasSystemDelivery = await systemDeliveryExists(
       trx,
       prepared.map(({ event }) => ({ feedId: event.feedId, sourceKey: event.sourceKey, eventType: event.eventType })),
     );
-    return { matched: matchedSubscriptions.size, claimed, queued, directIds, wasSystemDelivery };
+    return handOver;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationEvent } from '../plugin-api/feed-types.ts';
-import { compileFilter, type SubscriptionFilter } from './subscription-filter.ts';
+import { compileFilter, FILTER_FIELD_OF, FilterCache, type SubscriptionFilter } from './subscription-filter.ts';
 
 const event = (fields: Record<string, string>, eventType = 'NewOutage'): NotificationEvent => ({
   feedId: 'utility.power-outages',
@@ -35,7 +35,36 @@ describe('compileFilter', () => {
     ['AND across criteria: all match', { feeders: ['F12'], locationKeywords: ['Kandy'], eventTypes: ['NewOutage'] }, outage, true],
     ['AND across criteria: one fails', { feeders: ['F12'], locationKeywords: ['Galle'] }, outage, false],
     ['blank entries are ignored', { feeders: ['  '] }, outage, true],
+    ['event type trimmed', { eventTypes: [' NewOutage '] }, outage, true],
+    ['location any-of: one of two matches', { locationKeywords: ['Galle', 'Kandy'] }, outage, true],
+    ['keyword any-of: one of two matches', { keywords: ['Colombo', 'peradeniya'] }, outage, true],
+    ['a keyword never spans two fields', { keywords: ['f12kandy'] }, outage, false],
   ])('%s', (_name, filter, candidate, expected) => {
     expect(compileFilter(filter)(candidate)).toBe(expected);
+  });
+});
+
+describe('filter properties and catalog fields', () => {
+  it('feeders needs Feeder, locationKeywords needs Area, keywords needs Keywords; eventTypes needs none', () => {
+    expect(FILTER_FIELD_OF).toEqual({ feeders: 'Feeder', locationKeywords: 'Area', keywords: 'Keywords', eventTypes: null });
+  });
+});
+
+describe('FilterCache', () => {
+  it('compiles a filter once and hands the same predicate to every subscription with that filter', () => {
+    const cache = new FilterCache();
+    const first = cache.get({ feeders: ['F12'] });
+    expect(cache.get({ feeders: ['F12'] })).toBe(first);
+    expect(cache.get({ feeders: ['F1'] })).not.toBe(first);
+    expect(cache.get(null)(outage)).toBe(true);
+    expect(first(outage)).toBe(true);
+  });
+
+  it('stays bounded: past 10,000 distinct filters new ones are compiled, not kept', () => {
+    const cache = new FilterCache();
+    for (let i = 0; i < 10_000; i += 1) cache.get({ keywords: [`k${i}`] });
+    const late = cache.get({ keywords: ['late'] });
+    expect(cache.get({ keywords: ['late'] })).not.toBe(late);
+    expect(cache.get({ keywords: ['k1'] })).toBe(cache.get({ keywords: ['k1'] }));
   });
 });

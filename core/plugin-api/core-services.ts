@@ -12,21 +12,32 @@ export interface SubscriptionState extends SubscriptionRecipient {
   readonly pendingVerification: boolean;
 }
 
-/** What a plugin may read and change of core's subscriptions (verification, unsubscribe). */
+/**
+ * What a delivery plugin may read and change of core's subscriptions
+ * (verification, unsubscribe, skipping mail to a stopped subscription).
+ * Plugins never query core's tables themselves.
+ */
 export interface SubscriptionAccess {
   find(publicId: string, trx?: Knex.Transaction): Promise<SubscriptionState | undefined>;
   /** Active: verified and receiving. Inactive: unsubscribed (no longer awaiting verification either). */
   setActive(subscriptionId: number, active: boolean, trx?: Knex.Transaction): Promise<void>;
+  /** Which of these subscriptions are active now (one query). */
+  activeAmong(subscriptionIds: readonly number[], trx?: Knex.Transaction): Promise<Set<number>>;
 }
 
-/** Final outcomes of deliveries a transactional target took (ledger status `queued`). */
+/** The final outcome of a delivery a transactional target took. */
+export interface QueuedOutcome {
+  readonly ledgerId: number;
+  readonly kind: 'delivered' | 'failed';
+  readonly reason?: string;
+}
+
+/** The delivery ledger as a transactional target sees it: rows it took are `queued` until it settles them. */
 export interface LedgerAccess {
-  recordQueuedOutcomes(
-    outcomes: ReadonlyArray<{ ledgerId: number; kind: 'delivered' | 'failed'; reason?: string }>,
-    trx?: Knex.Transaction,
-  ): Promise<void>;
+  /** Settles `queued` rows (others are left alone), in the target's transaction when given. */
+  settle(outcomes: readonly QueuedOutcome[], trx?: Knex.Transaction): Promise<void>;
   /** An operator requeued these (failed) deliveries in the target: they are `queued` again until settled. */
-  reopenQueued(ledgerIds: readonly number[], trx?: Knex.Transaction): Promise<void>;
+  reopen(ledgerIds: readonly number[], trx?: Knex.Transaction): Promise<void>;
 }
 
 export interface CallerAuth {
@@ -34,4 +45,10 @@ export interface CallerAuth {
   authenticate(request: FastifyRequest): Caller;
   /** Throws 401 for anonymous callers and 403 for non-admins. */
   requireAdmin(caller: Caller): void;
+  /**
+   * An onRequest hook that lets only admins through (401 / 403), before the
+   * body is parsed or validated: `{ onRequest: context.auth.adminOnly }`.
+   * Routes under /api/admin/ get it whether they name it or not.
+   */
+  adminOnly(request: FastifyRequest): Promise<void>;
 }

@@ -44,6 +44,12 @@ export interface DeliveryTarget {
   prepareDestination(requested: string | undefined, context: { scope: SubscriptionScope }): string;
   /** Where a subscriber subscribes (push topic URL), or null. */
   subscribeUrl(destination: string): string | null;
+  /**
+   * Why `subscribeUrl` is null for this destination, in words a client can
+   * show (no push server configured; email has no such link). Without it
+   * core says that this provider gives no subscribe link.
+   */
+  subscribeUrlUnavailableReason?(destination: string): string;
   /** A new subscription starts active (push) or waits for verification (email). */
   readonly startsActive: boolean;
   /**
@@ -51,8 +57,13 @@ export interface DeliveryTarget {
    * ledger claim's transaction; the claim then counts as delivered.
    */
   enqueue?(trx: Knex.Transaction, requests: readonly DeliveryRequest[]): Promise<void>;
-  /** Direct targets (push) deliver after the claim commits; one outcome per request, same order. */
-  deliver?(requests: readonly DeliveryRequest[], signal: AbortSignal): Promise<DeliveryOutcome[]>;
+  /**
+   * Direct targets (push) deliver after the claim commits; one outcome per
+   * request, same order. A target that reports each outcome as it comes
+   * (`onOutcome(index, outcome)`) lets core record it at once, in small
+   * groups, so fewer sends are unrecorded if the process dies mid-batch.
+   */
+  deliver?(requests: readonly DeliveryRequest[], signal: AbortSignal, onOutcome?: (index: number, outcome: DeliveryOutcome) => void): Promise<DeliveryOutcome[]>;
   /** Runs inside the create transaction (the verification email of an email subscription). */
   onSubscriptionCreated?(trx: Knex.Transaction, subscription: SubscriptionRecipient): Promise<void>;
   close?(): Promise<void>;

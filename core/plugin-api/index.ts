@@ -4,21 +4,28 @@
 export { default as Type } from 'typebox';
 export type { Static, TObject, TSchema } from 'typebox';
 export { Errors } from '../errors.ts';
+export { ErrorSchema, errorResponses, noContent, pageOrError, textResponse } from '../http/response-schemas.ts';
 export * from './feed-types.ts';
 export type * from './delivery-types.ts';
 export type * from './worker-types.ts';
 export type * from './pipeline-types.ts';
 export type * from './core-services.ts';
-export type * from './endpoint-types.ts';
+export type * from './queue-types.ts';
+export type * from './metrics-types.ts';
+export * from './public-views.ts';
 export { createValidator, type ValidationResult } from './validation.ts';
-export { externalProviderRequest, pollJsonFeed, type JsonFeedPoll } from './json-feed.ts';
+export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
+export { feedMonitorSettings, isTimeZone, TimeZoneSetting } from './settings.ts';
 export {
   defineDeliveryPlugin,
   defineFeedPlugin,
   type ConfigSections,
+  type DeliveryPluginContext,
   type DeliveryPluginManifest,
+  type FeedPluginContext,
   type FeedPluginManifest,
   type PluginContext,
+  type PluginContextBase,
   type PluginManifest,
   type SectionsConfig,
   type SystemSubscriptionOffer,
@@ -26,4 +33,6 @@ export {
   type TopicEntries,
 } from './manifest.ts';
 export { defineRenderer } from './renderer.ts';
+export { createPluginTestContext, type PluginTestContextOptions } from './test-kit.ts';
+export { plainLines, singleLine, stripBidiControls, withoutControls } from './user-text.ts';
 export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';

@@ -4,9 +4,12 @@ import type { Static, TObject } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
-import type { EndpointChecker } from './endpoint-types.ts';
+import type { FeedMonitorSpec } from './feed-monitor.ts';
+import type { PluginMetrics } from './metrics-types.ts';
 import type { NotificationFeedDefinition, NotificationRenderer } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
+import type { QueuePort } from './queue-types.ts';
+import type { FeedPublicViews } from './public-views.ts';
 import type { WorkerDefinition } from './worker-types.ts';
 
 /** Config sections a plugin owns, by path (`PowerOutages`, `Notifications:Push`). */
@@ -24,26 +27,41 @@ export interface TopicAllowlist {
   readonly prefixes: readonly string[];
 }
 
-/** What core hands a plugin when it wires it. */
-export interface PluginContext<S extends ConfigSections = ConfigSections> {
+/**
+ * What core hands every plugin when it wires it: its own config, a knex for
+ * its OWN tables (never core's: a test fails when a plugin's SQL names one),
+ * a logger, caller auth for its routes, the clock, and its metrics.
+ */
+export interface PluginContextBase<S extends ConfigSections = ConfigSections> {
   readonly pluginId: string;
   readonly config: SectionsConfig<S>;
   readonly coreConfig: Readonly<CoreConfig>;
   readonly db: Knex;
   readonly log: FastifyBaseLogger;
-  /** Every topic and prefix the installed plugins declare (the push server ACL follows it). */
-  readonly topicAllowlist: TopicAllowlist;
-  /** ProcessNotificationEvents: the only way a monitor delivers. */
-  readonly pipeline: NotificationPipeline;
-  readonly subscriptions: SubscriptionAccess;
-  readonly ledger: LedgerAccess;
   readonly auth: CallerAuth;
-  /** Conditional GETs that skip unchanged answers (the spec's endpoint checker). */
-  readonly endpoints: EndpointChecker;
   readonly now: () => Date;
+  /** Series the plugin adds to /metrics (a gauge of its own rows, read when scraped). */
+  readonly metrics: PluginMetrics;
 }
 
-interface PluginBase<S extends ConfigSections> {
+/** A feed plugin's context: ProcessNotificationEvents is its only way to deliver (announcements). */
+export interface FeedPluginContext<S extends ConfigSections = ConfigSections> extends PluginContextBase<S> {
+  readonly pipeline: NotificationPipeline;
+}
+
+/** A delivery plugin's context: the ports of core it needs, and nothing of the pipeline. */
+export interface DeliveryPluginContext<S extends ConfigSections = ConfigSections> extends PluginContextBase<S> {
+  /** Every topic and prefix the installed plugins declare (the push server ACL follows it). */
+  readonly topicAllowlist: TopicAllowlist;
+  readonly subscriptions: SubscriptionAccess;
+  readonly ledger: LedgerAccess;
+  /** The lease-and-retry mechanism, for a target with a queue of its own (the email outbox). */
+  readonly queues: QueuePort;
+}
+
+export type PluginContext<S extends ConfigSections = ConfigSections> = FeedPluginContext<S> | DeliveryPluginContext<S>;
+
+interface PluginBase<S extends ConfigSections, C extends PluginContextBase<S>> {
   /** Equals the plugin's folder name. */
   readonly id: string;
   readonly description?: string;
@@ -57,8 +75,8 @@ interface PluginBase<S extends ConfigSections> {
    * enabled or not, like any bad configuration value.
    */
   checkConfig?(config: SectionsConfig<S>): readonly string[];
-  workers?(context: PluginContext<S>): readonly WorkerDefinition[];
-  routes?(app: FastifyInstance, context: PluginContext<S>): Promise<void> | void;
+  workers?(context: C): readonly WorkerDefinition[];
+  routes?(app: FastifyInstance, context: C): Promise<void> | void;
 }
 
 /** A system subscription a feed offers, for the env template. */
@@ -68,13 +86,15 @@ export interface SystemSubscriptionOffer {
   readonly pushTopic: string;
 }
 
-export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S> {
+export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, FeedPluginContext<S>> {
   readonly kind: 'feed';
   readonly feed: NotificationFeedDefinition;
-  /** The feed's own switch (`<Feed>:Enabled`); the master switch is applied by core. */
-  enabled(config: SectionsConfig<S>): boolean;
-  /** The source-owned change policy: pure, `(items, existing, now) => changes`. */
-  readonly detector: (...args: never[]) => unknown;
+  /**
+   * The feed's monitor: its endpoint, parser, store and pure detector and
+   * mapper. Core registers it as the worker `<id>.monitor` when its
+   * settings say Enabled (and the master switch is on), and runs its steps.
+   */
+  readonly monitor: FeedMonitorSpec<SectionsConfig<S>, any, any, any>;
   readonly renderers: readonly NotificationRenderer<SectionsConfig<S>>[];
   readonly systemSubscription?: SystemSubscriptionOffer;
   /**
@@ -82,9 +102,19 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
    * source item give one delivery of the latest (contracts §6: Updated).
    */
   readonly coalescedEventTypes?: readonly string[];
+  /**
+   * Event types that make waiting deliveries of the same source item
+   * pointless: `{ Restoration: ['EstimateUpdated'] }` means a Restoration,
+   * once claimed for a subscription, supersedes that subscription's rows of
+   * the item of those types that still wait (held by the cooldown, or for a
+   * retry), so a stale update never follows the news that ends it.
+   */
+  readonly supersedes?: Readonly<Record<string, readonly string[]>>;
+  /** Public read-only views: a calendar of planned items, CAP alerts (and the Atom index of them) of its events. */
+  readonly publicViews?: FeedPublicViews<SectionsConfig<S>>;
 }
 
-export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S> {
+export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, DeliveryPluginContext<S>> {
   readonly kind: 'delivery';
   /** Value of `delivery.provider`: Push, Email. */
   readonly provider: string;
@@ -92,7 +122,7 @@ export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSection
    * Builds the target at start. A delivery plugin without one declares its
    * config and topics only: its provider cannot be chosen yet.
    */
-  createTarget?(context: PluginContext<S>): DeliveryTarget | Promise<DeliveryTarget>;
+  createTarget?(context: DeliveryPluginContext<S>): DeliveryTarget | Promise<DeliveryTarget>;
 }
 
 export type PluginManifest = FeedPluginManifest<any> | DeliveryPluginManifest<any>;

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Static, TSchema } from 'typebox';
 
@@ -11,9 +11,14 @@ const describe = (error: ErrorObject) => `${error.instancePath || '(root)'} ${er
 
 /**
  * Compiles a TypeBox schema once into a checker of untrusted data (a feed's
- * answer): the error names the path and the rule, never the data.
+ * answer): the error names the path and the rule, never the data. The
+ * compiling waits for the first check: plugins create their validators on
+ * import, and a start (feeds off by default) need not pay for them.
  */
 export function createValidator<S extends TSchema>(schema: S): (data: unknown) => ValidationResult<Static<S>> {
-  const validate = ajv.compile(schema);
-  return (data) => (validate(data) ? { ok: true, value: data as Static<S> } : { ok: false, error: describe(validate.errors![0]) });
+  let validate: ValidateFunction | undefined;
+  return (data) => {
+    validate ??= ajv.compile(schema);
+    return validate(data) ? { ok: true, value: data as Static<S> } : { ok: false, error: describe(validate.errors![0]) };
+  };
 }

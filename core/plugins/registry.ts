@@ -7,6 +7,14 @@ import type { TemplateExample } from '../config/env-template.ts';
 import type { DiscoveredPlugin } from './discover.ts';
 import { migrationFiles } from './validate-manifest.ts';
 
+/** A feed core emits itself (feed health): rendered and delivered like a plugin's, but not in the public catalog. */
+export interface CoreFeed {
+  readonly id: string;
+  readonly feed: NotificationFeedDefinition;
+  readonly renderers: readonly NotificationRenderer<any>[];
+  readonly coalescedEventTypes?: readonly string[];
+}
+
 /**
  * What the installed plugins declare, checked for clashes between them:
  * the catalog, renderers, delivery providers, topic allowlist, migration
@@ -18,13 +26,15 @@ export class PluginRegistry {
   readonly deliveries: readonly DeliveryPluginManifest[];
   readonly topicAllowlist: TopicAllowlist;
   readonly migrationDirs: readonly string[];
-  readonly #feedsById: ReadonlyMap<string, FeedPluginManifest>;
+  readonly #feedsById: ReadonlyMap<string, FeedPluginManifest | CoreFeed>;
+  readonly #catalog: ReadonlyMap<string, FeedPluginManifest>;
 
-  constructor(plugins: readonly DiscoveredPlugin[]) {
+  constructor(plugins: readonly DiscoveredPlugin[], coreFeeds: readonly CoreFeed[] = []) {
     this.plugins = plugins;
     this.feeds = plugins.map((p) => p.manifest).filter((m): m is FeedPluginManifest => m.kind === 'feed');
     this.deliveries = plugins.map((p) => p.manifest).filter((m): m is DeliveryPluginManifest => m.kind === 'delivery');
-    this.#feedsById = uniqueBy(this.feeds, (m) => m.feed.id, 'feed id');
+    this.#catalog = uniqueBy(this.feeds, (m) => m.feed.id, 'feed id');
+    this.#feedsById = uniqueBy<FeedPluginManifest | CoreFeed>([...coreFeeds, ...this.feeds], (m) => m.feed.id, 'feed id');
     uniqueBy(this.deliveries, (m) => m.provider, 'delivery provider');
     const topics = new Set<string>();
     const prefixes = new Set<string>();
@@ -50,8 +60,14 @@ export class PluginRegistry {
     return this.feeds.map((m) => m.feed);
   }
 
-  feed(feedId: string): FeedPluginManifest | undefined {
+  /** A feed events may be delivered for: a plugin's, or one of core's own. */
+  feed(feedId: string): FeedPluginManifest | CoreFeed | undefined {
     return this.#feedsById.get(feedId);
+  }
+
+  /** A feed of the public catalog (what a subscription may be created for). */
+  catalogFeed(feedId: string): FeedPluginManifest | undefined {
+    return this.#catalog.get(feedId);
   }
 
   /** The renderer of a feed for an event type; throws NP_NO_RENDERER when none. */

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { isFeedMonitor } from '../plugin-api/feed-monitor.ts';
 import { FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
 import type { PluginManifest } from '../plugin-api/manifest.ts';
+import { validatePublicViews } from './validate-public-views.ts';
 
 const PLUGIN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const FEED_ID = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
@@ -63,8 +65,7 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   const fields = Array.isArray(feed.filterableFields) ? feed.filterableFields : null;
   if (!fields) problems.push('feed.filterableFields must be a list');
   else for (const field of fields) if (!FILTERABLE_FIELDS.includes(field)) problems.push(`filterable field "${field}" is not one of ${FILTERABLE_FIELDS.join(', ')}`);
-  if (!isFn(m.enabled)) problems.push('enabled(config) is required');
-  if (!isFn(m.detector)) problems.push('detector (the change policy) is required');
+  if (!isFeedMonitor(m.monitor)) problems.push('monitor is required (declare it with defineFeedMonitor)');
   const renderers = Array.isArray(m.renderers) ? m.renderers : [];
   if (!Array.isArray(m.renderers)) problems.push('renderers must be a list');
   for (const type of eventTypes) {
@@ -72,10 +73,16 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
     if (covering.length === 0) problems.push(`no renderer for event type ${type}`);
     if (covering.length > 1) problems.push(`${covering.length} renderers claim event type ${type}`);
   }
+  const unknownTypes = (...lists: unknown[]) => lists.flat(2).filter((type) => !eventTypes.includes(type));
+  for (const type of unknownTypes(m.coalescedEventTypes ?? [])) problems.push(`coalescedEventTypes: ${type} is not an event type of the feed`);
+  const supersedes = m.supersedes ?? {};
+  if (!isRecord(supersedes)) problems.push('supersedes must map event types to lists of event types');
+  else for (const [type, types] of Object.entries(supersedes)) for (const name of unknownTypes(type, types)) problems.push(`supersedes: ${name} is not an event type of the feed`);
   const offer = m.systemSubscription as Record<string, unknown> | undefined;
   if (offer !== undefined && (!isRecord(offer) || typeof offer.name !== 'string' || typeof offer.pushTopic !== 'string' || !TOPIC.test(offer.pushTopic))) {
     problems.push('systemSubscription needs a name and a valid pushTopic');
   }
+  problems.push(...validatePublicViews(m.publicViews, eventTypes));
   return problems;
 }
 

@@ -10,6 +10,14 @@ export function createSubscriptionAccess(db: Knex): SubscriptionAccess {
       const row = await findSubscription(trx ?? db, publicId);
       return row && { ...toRecipient(row.id, row), isActive: row.is_active, pendingVerification: row.pending_verification };
     },
+    async activeAmong(subscriptionIds, trx) {
+      if (subscriptionIds.length === 0) return new Set();
+      const rows: Array<{ id: number }> = await (trx ?? db)('notification_subscriptions')
+        .select('id')
+        .whereIn('id', [...new Set(subscriptionIds)])
+        .andWhere({ is_active: true });
+      return new Set(rows.map((row) => Number(row.id)));
+    },
     async setActive(subscriptionId, active, trx) {
       await (trx ?? db)('notification_subscriptions')
         .where({ id: subscriptionId })
@@ -18,24 +26,30 @@ export function createSubscriptionAccess(db: Knex): SubscriptionAccess {
   };
 }
 
+/** What the ledger settled for a target: each row's provider, outcome and its event's age at delivery (metrics). */
+export type LedgerSettledObserver = (rows: ReadonlyArray<{ provider: string; status: 'delivered' | 'failed'; latencySeconds: number | null }>) => void;
+
 /** Lets a transactional target record the final outcome of the rows it queued. */
-export function createLedgerAccess(db: Knex): LedgerAccess {
+export function createLedgerAccess(db: Knex, onSettled?: LedgerSettledObserver): LedgerAccess {
   return {
-    async recordQueuedOutcomes(outcomes, trx) {
+    async settle(outcomes, trx) {
       if (outcomes.length === 0) return;
-      await (trx ?? db).raw(
+      const result = await (trx ?? db).raw(
         `UPDATE notification_delivery_ledger l
             SET status = v.status, last_error = v.err, delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END
-           FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err)
-          WHERE l.id = v.id AND l.status = 'queued'`,
+           FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err), notification_events e
+          WHERE l.id = v.id AND l.status = 'queued' AND e.id = l.event_id
+          RETURNING l.provider, l.status, EXTRACT(EPOCH FROM l.delivered_at - e.created_at) AS seconds`,
         [
           outcomes.map((o) => o.ledgerId) as unknown as Knex.Value,
           outcomes.map((o) => o.kind) as unknown as Knex.Value,
           outcomes.map((o) => o.reason ?? null) as unknown as Knex.Value,
         ],
       );
+      const rows = result.rows as Array<{ provider: string; status: 'delivered' | 'failed'; seconds: string | number | null }>;
+      onSettled?.(rows.map((row) => ({ provider: row.provider, status: row.status, latencySeconds: row.seconds === null ? null : Number(row.seconds) })));
     },
-    async reopenQueued(ledgerIds, trx) {
+    async reopen(ledgerIds, trx) {
       if (ledgerIds.length === 0) return;
       await (trx ?? db)('notification_delivery_ledger')
         .whereIn('id', [...ledgerIds])

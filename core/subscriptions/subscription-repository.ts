@@ -24,13 +24,6 @@ export interface SubscriptionRecord {
 export type NewSubscription = Omit<SubscriptionRecord, 'id' | 'created_at'>;
 
 const TABLE = 'notification_subscriptions';
-const live = (query: Knex.QueryBuilder) => query.where((q) => q.where('is_active', true).orWhere('pending_verification', true));
-
-export async function insertSubscription(db: Db, row: NewSubscription): Promise<SubscriptionRecord> {
-  const [created] = await db(TABLE).insert({ ...row, filter_json: JSON.stringify(row.filter_json) }).returning('*');
-  return created;
-}
-
 export async function findSubscription(db: Db, publicId: string): Promise<SubscriptionRecord | undefined> {
   return db(TABLE).where({ public_id: publicId }).first();
 }
@@ -39,32 +32,75 @@ export async function deleteSubscription(db: Db, id: number): Promise<void> {
   await db(TABLE).where({ id }).delete();
 }
 
-export async function countLiveByIp(db: Db, ip: string): Promise<number> {
-  const [row] = await live(db(TABLE).where({ created_ip: ip, owner_user_id: null })).count({ n: '*' });
-  return Number(row.n);
+/** What the create limits count (contracts' limits section), read in the create's transaction. */
+export interface CreateUsage {
+  liveByIp: number;
+  createdTodayByIp: number;
+  liveByUser: number;
+  verificationsToday: number;
 }
 
-export async function countLiveByUser(db: Db, userId: string): Promise<number> {
-  const [row] = await live(db(TABLE).where({ owner_user_id: userId })).count({ n: '*' });
-  return Number(row.n);
-}
+const NEW_COLUMNS = [
+  'public_id', 'display_name', 'feed_id', 'filter_json', 'provider', 'destination', 'scope', 'is_active', 'pending_verification',
+  'owner_user_id', 'created_ip', 'manage_token_hash',
+] as const;
 
-export async function createdToday(db: Db, ip: string, day: string): Promise<number> {
-  const row = await db('subscription_rate_counters').where({ client_ip: ip, day }).first();
-  return row ? Number(row.count) : 0;
-}
-
-export async function countCreate(db: Db, ip: string, day: string): Promise<void> {
-  await db.raw(
-    `INSERT INTO subscription_rate_counters (client_ip, day, count) VALUES (?, ?, 1)
-     ON CONFLICT (client_ip, day) DO UPDATE SET count = subscription_rate_counters.count + 1`,
-    [ip, day],
+/**
+ * One statement: the usage the limits judge (as it was before this create)
+ * and the new row with its daily counters. The caller judges the usage and
+ * rolls the transaction back on a breach, so nothing stays; it holds the
+ * address's (or user's) lock first, so the counts cannot race.
+ */
+export async function insertCounting(
+  trx: Knex.Transaction,
+  row: NewSubscription,
+  counters: { day: string; countCreate: boolean; verifiedAddress: string | null },
+): Promise<{ created: SubscriptionRecord; usage: CreateUsage }> {
+  const values = NEW_COLUMNS.map((column) => (column === 'filter_json' ? JSON.stringify(row.filter_json) : row[column]));
+  const result = await trx.raw(
+    `WITH usage AS (
+       SELECT (SELECT count(*) FROM notification_subscriptions
+                WHERE created_ip = ? AND owner_user_id IS NULL AND (is_active OR pending_verification)) AS live_by_ip,
+              (SELECT COALESCE(max(count), 0) FROM subscription_rate_counters WHERE client_ip = ? AND day = ?) AS created_today,
+              (SELECT count(*) FROM notification_subscriptions
+                WHERE owner_user_id = ? AND (is_active OR pending_verification)) AS live_by_user,
+              (SELECT COALESCE(max(count), 0) FROM subscription_verification_counters WHERE address_sha256 = ? AND day = ?) AS verifications_today),
+     created AS (
+       INSERT INTO notification_subscriptions (${NEW_COLUMNS.join(', ')})
+       VALUES (${NEW_COLUMNS.map((column) => (column === 'filter_json' ? '?::jsonb' : '?')).join(', ')})
+       RETURNING *),
+     creates AS (
+       INSERT INTO subscription_rate_counters (client_ip, day, count) SELECT ?, ?, 1 WHERE ?::boolean
+       ON CONFLICT (client_ip, day) DO UPDATE SET count = subscription_rate_counters.count + 1),
+     verifications AS (
+       INSERT INTO subscription_verification_counters (address_sha256, day, count) SELECT ?, ?, 1 WHERE ?::boolean
+       ON CONFLICT (address_sha256, day) DO UPDATE SET count = subscription_verification_counters.count + 1)
+     SELECT created.*, usage.* FROM created, usage`,
+    [
+      row.created_ip, row.created_ip, counters.day, row.owner_user_id, counters.verifiedAddress, counters.day,
+      ...values,
+      row.created_ip, counters.day, counters.countCreate,
+      counters.verifiedAddress ?? '', counters.day, counters.verifiedAddress !== null,
+    ],
   );
+  const { live_by_ip, created_today, live_by_user, verifications_today, ...created } = result.rows[0];
+  return {
+    created: created as SubscriptionRecord,
+    usage: {
+      liveByIp: Number(live_by_ip),
+      createdTodayByIp: Number(created_today),
+      liveByUser: Number(live_by_user),
+      verificationsToday: Number(verifications_today),
+    },
+  };
 }
 
-/** Serialises creates of one address or user across instances until the transaction ends. */
-export async function lockCreatesOf(trx: Knex.Transaction, key: string): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`subscription-create:${key}`]);
+/** Serialises creates of one address, user or destination across instances until the transaction ends. */
+export async function lockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<void> {
+  // One statement, the keys in a fixed order: two creates never wait on each other in a cycle.
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest(?::text[]) WITH ORDINALITY AS x(k, n) ORDER BY n) AS ordered', [
+    keys.map((key) => `subscription-create:${key}`) as unknown as Knex.Value,
+  ]);
 }
 
 /**

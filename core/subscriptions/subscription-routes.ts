@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../http/caller-auth.ts';
-import { createBodySchema, CreatedSchema, errorResponses, PublicIdParams, SubscriptionSchema, TestResultSchema } from './subscription-schemas.ts';
+import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
+import { errorResponses, noContent } from '../http/response-schemas.ts';
+import { createBodySchema, CreatedSchema, PublicIdParams, SubscriptionSchema, TestResultSchema } from './subscription-schemas.ts';
 import type { CreateRequest, SubscriptionService } from './subscription-service.ts';
 
 export interface SubscriptionRouteOptions {
@@ -10,10 +12,14 @@ export interface SubscriptionRouteOptions {
 }
 
 type ById = { Params: { publicId: string } };
-const manageTokenOf = (request: FastifyRequest) => {
+export const manageTokenOf = (request: FastifyRequest) => {
   const header = request.headers['x-subscription-token'];
   return typeof header === 'string' ? header : undefined;
 };
+
+const tags = ['subscriptions'];
+// The manage token, the owner's bearer JWT, or an admin's.
+const manageSecurity = [MANAGE_TOKEN, BEARER];
 
 /** Thin handlers: schemas validate shapes, the service decides. */
 export async function subscriptionRoutes(app: FastifyInstance, options: SubscriptionRouteOptions) {
@@ -22,19 +28,46 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
 
   app.post<{ Body: CreateRequest }>(
     base,
-    { schema: { body: createBodySchema(options.providers), response: { 201: CreatedSchema, ...errorResponses(400, 401, 413, 415, 429) } } },
-    async (request, reply) => reply.status(201).send(await service.create(request.body, authenticate(request), request.ip)),
+    {
+      schema: {
+        summary: 'Create a subscription',
+        description:
+          'Push: active at once, on a generated topic (`subscribeUrl`). Email: inactive until the address is verified (a verification ' +
+          'email is queued). The `manageToken` is shown once. Anonymous callers are limited per address, users per account.',
+        tags,
+        security: [{}, BEARER],
+        body: createBodySchema(options.providers),
+        response: { 201: CreatedSchema, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.create(request.body, authenticate(request), request.clientAddress)),
   );
 
   app.get<ById>(
     `${base}/:publicId`,
-    { schema: { params: PublicIdParams, response: { 200: SubscriptionSchema, ...errorResponses(400, 401, 403, 404) } } },
+    {
+      schema: {
+        summary: 'Read a subscription',
+        tags,
+        security: manageSecurity,
+        params: PublicIdParams,
+        response: { 200: SubscriptionSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
     async (request) => service.view(await service.get(request.params.publicId, authenticate(request), manageTokenOf(request))),
   );
 
   app.delete<ById>(
     `${base}/:publicId`,
-    { schema: { params: PublicIdParams, response: { ...errorResponses(400, 401, 403, 404) } } },
+    {
+      schema: {
+        summary: 'Delete a subscription',
+        tags,
+        security: manageSecurity,
+        params: PublicIdParams,
+        response: { 204: noContent('Deleted: nothing more is delivered to it.'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
     async (request, reply) => {
       await service.delete(request.params.publicId, authenticate(request), manageTokenOf(request));
       return reply.status(204).send();
@@ -43,7 +76,16 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
 
   app.post<ById>(
     `${base}/:publicId/test`,
-    { schema: { params: PublicIdParams, response: { 202: TestResultSchema, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
+    {
+      schema: {
+        summary: 'Send a test notification to this subscription',
+        description: 'Through the pipeline and the ledger, whatever the filter; once per NotificationPipeline__CooldownSeconds (429 with Retry-After).',
+        tags,
+        security: manageSecurity,
+        params: PublicIdParams,
+        response: { 202: TestResultSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
     async (request, reply) => {
       const result = await service.test(request.params.publicId, authenticate(request), manageTokenOf(request));
       return reply.status(202).send({ matchedSubscriptionCount: result.matchedSubscriptionCount, deliveredCount: result.deliveredCount });

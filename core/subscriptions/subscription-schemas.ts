@@ -29,7 +29,14 @@ export function createBodySchema(providers: readonly string[]) {
         { additionalProperties: false },
       ),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      // Shown in the API docs, and the starting point of the hostile-input tests' mutations.
+      examples: [
+        { displayName: 'Kandy outages', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'], feeders: ['F12'], keywords: ['line'] }, delivery: { provider: 'Push' } },
+        { displayName: 'Home', feedId: 'utility.scheduled-outages', filter: { eventTypes: ['NewEntry'] }, delivery: { provider: 'Email', destination: 'me@example.org' } },
+      ],
+    },
   );
 }
 
@@ -42,21 +49,13 @@ export const SubscriptionSchema = Type.Object({
   scope: Type.String(),
   isActive: Type.Boolean(),
   subscribeUrl: Type.Union([Type.String(), Type.Null()]),
+  subscribeUrlUnavailableReason: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
 });
 
 export const CreatedSchema = Type.Object({ ...SubscriptionSchema.properties, manageToken: Type.String() });
 
-export const ErrorSchema = Type.Object({
-  statusCode: Type.Integer(),
-  code: Type.String(),
-  error: Type.String(),
-  message: Type.String(),
-});
-
 export const PublicIdParams = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false });
 
 export const TestResultSchema = Type.Object({ matchedSubscriptionCount: Type.Integer(), deliveredCount: Type.Integer() });
 
-/** Error responses every subscription route may give. */
-export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ErrorSchema]));

@@ -8,7 +8,9 @@ import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 import { createTestEvent } from '../pipeline/test-event.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
-import { checkCreateLimits, type SubscriptionLimits } from './create-limits.ts';
+import { limitKey } from '../http/client-address.ts';
+import { stripBidiControls } from '../plugin-api/user-text.ts';
+import { addressLimitsApply, checkCreateLimits, type SubscriptionLimits } from './create-limits.ts';
 import * as repo from './subscription-repository.ts';
 import { authorizeAccess, checkFilterAgainstFeed, hashToken } from './subscription-policy.ts';
 
@@ -28,6 +30,8 @@ export interface SubscriptionView {
   scope: string;
   isActive: boolean;
   subscribeUrl: string | null;
+  /** Why subscribeUrl is null; null when there is a subscribe URL. */
+  subscribeUrlUnavailableReason: string | null;
   createdAt: string;
 }
 
@@ -37,6 +41,8 @@ export interface SubscriptionServiceDependencies {
   targets: ReadonlyMap<string, DeliveryTarget>;
   pipeline: NotificationPipeline;
   limits: SubscriptionLimits;
+  /** NODE_ENV: outside production, loopback callers are not held to the address limits. */
+  nodeEnv: string;
   cooldownSeconds: number;
   now: () => Date;
 }
@@ -57,6 +63,9 @@ export class SubscriptionService {
 
   view(row: repo.SubscriptionRecord): SubscriptionView {
     const target = this.#deps.targets.get(row.provider);
+    const subscribeUrl = target?.subscribeUrl(row.destination) ?? null;
+    const unavailable = () =>
+      target?.subscribeUrlUnavailableReason?.(row.destination) ?? `${row.provider} subscriptions have no subscribe link.`;
     return {
       publicId: row.public_id,
       displayName: row.display_name,
@@ -65,48 +74,54 @@ export class SubscriptionService {
       delivery: { provider: row.provider, destination: row.destination },
       scope: row.scope,
       isActive: row.is_active,
-      subscribeUrl: target?.subscribeUrl(row.destination) ?? null,
+      subscribeUrl,
+      subscribeUrlUnavailableReason: subscribeUrl === null ? unavailable() : null,
       createdAt: new Date(row.created_at).toISOString(),
     };
   }
 
-  async create(request: CreateRequest, caller: Caller, clientIp: string): Promise<SubscriptionView & { manageToken: string }> {
+  /** `clientAddress` is the normalised client address; the limits count it per IPv6 prefix. */
+  async create(request: CreateRequest, caller: Caller, clientAddress: string): Promise<SubscriptionView & { manageToken: string }> {
     const { db, registry, targets, limits, now } = this.#deps;
     const filter = request.filter ?? {};
-    const displayName = request.displayName.trim();
+    // Bidirectional overrides would make the name read differently wherever it is shown (pages, emails, push).
+    const displayName = stripBidiControls(request.displayName).trim();
     if (displayName === '') throw new Errors.InvalidField('body/displayName must not be blank');
-    checkFilterAgainstFeed(request.feedId, registry.feed(request.feedId), filter);
+    checkFilterAgainstFeed(request.feedId, registry.catalogFeed(request.feedId), filter);
     const target = targets.get(request.delivery.provider);
     if (!target) throw new Errors.InvalidField(`body/delivery/provider: ${request.delivery.provider} is not available`);
     const scope = caller.kind === 'user' ? 'User' : 'Anonymous';
     const destination = target.prepareDestination(request.delivery.destination, { scope });
     const manageToken = randomId(32);
+    const clientIp = limitKey(clientAddress, limits.Ipv6PrefixLength);
+    const context = { caller, addressLimits: addressLimitsApply(caller, this.#deps.nodeEnv, clientAddress), verifies: !target.startsActive };
+    // A verification email goes to someone who may not have asked: counted per address (case-insensitive), kept as a digest.
+    const verifiedAddress = context.verifies ? hashToken(destination.toLowerCase()) : null;
     const created = await db.transaction(async (trx) => {
       const owner = caller.kind === 'user' ? caller.userId : null;
-      await repo.lockCreatesOf(trx, owner ? `user:${owner}` : `ip:${clientIp}`);
-      const day = now().toISOString().slice(0, 10);
-      const usage = {
-        liveByIp: owner ? 0 : await repo.countLiveByIp(trx, clientIp),
-        createdTodayByIp: owner ? 0 : await repo.createdToday(trx, clientIp, day),
-        liveByUser: owner ? await repo.countLiveByUser(trx, owner) : 0,
-      };
-      const breach = checkCreateLimits(caller, usage, limits, now());
+      // The caller's lock first, then the address's: two creates never wait on each other in a cycle.
+      await repo.lockCreatesOf(trx, [owner ? `user:${owner}` : `ip:${clientIp}`, ...(verifiedAddress ? [`verify:${verifiedAddress}`] : [])]);
+      const { created: row, usage } = await repo.insertCounting(
+        trx,
+        {
+          public_id: randomId(16),
+          display_name: displayName,
+          feed_id: request.feedId,
+          filter_json: filter,
+          provider: request.delivery.provider,
+          destination,
+          scope,
+          is_active: target.startsActive,
+          pending_verification: !target.startsActive,
+          owner_user_id: owner,
+          created_ip: clientIp,
+          manage_token_hash: hashToken(manageToken),
+        },
+        { day: now().toISOString().slice(0, 10), countCreate: !owner, verifiedAddress },
+      );
+      // Judged on the usage before this create; a breach rolls the row and the counters back.
+      const breach = checkCreateLimits(context, owner ? { ...usage, liveByIp: 0, createdTodayByIp: 0 } : { ...usage, liveByUser: 0 }, limits, now());
       if (breach) throw tooManyRequests(breach.message, breach.retryAfterSeconds);
-      const row = await repo.insertSubscription(trx, {
-        public_id: randomId(16),
-        display_name: displayName,
-        feed_id: request.feedId,
-        filter_json: filter,
-        provider: request.delivery.provider,
-        destination,
-        scope,
-        is_active: target.startsActive,
-        pending_verification: !target.startsActive,
-        owner_user_id: owner,
-        created_ip: clientIp,
-        manage_token_hash: hashToken(manageToken),
-      });
-      if (!owner) await repo.countCreate(trx, clientIp, day);
       await target.onSubscriptionCreated?.(trx, toRecipient(row.id, row));
       return row;
     });

@@ -15,15 +15,16 @@ const DeadItem = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   updatedAt: Type.String(),
 });
-const ErrorBody = Type.Object({ statusCode: Type.Integer(), code: Type.String(), error: Type.String(), message: Type.String() });
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
+const tags = ['admin'];
 const ViewQuery = Type.Object({ limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) }, { additionalProperties: false });
-const RequeueBody = Type.Object({ ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 })) }, { additionalProperties: false });
+// Outbox ids are bigint; JSON numbers beyond 2^53 - 1 are not held exactly (and 1e23 is no bigint at all).
+const OutboxId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const RequeueBody = Type.Object({ ids: Type.Optional(Type.Array(OutboxId, { minItems: 1, maxItems: 1000 })) }, { additionalProperties: false, examples: [{ ids: [1, 2] }] });
 
 const DEFAULT_DEAD_SHOWN = 100;
 
 /**
- * The operator's view of the outbox (admin JWT): how many items are in each
+ * The operator's view of the outbox (admin JWT, checked in onRequest before the query or body): how many items are in each
  * state, the dead ones (addresses masked), and a requeue of dead items.
  * A requeued item starts again with a fresh count of attempts.
  */
@@ -32,9 +33,17 @@ export function adminRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
 
   app.get<{ Querystring: { limit?: string } }>(
     '/api/admin/email-outbox',
-    { schema: { querystring: ViewQuery, response: { 200: Type.Object({ counts: Counts, dead: Type.Array(DeadItem) }), ...errors } } },
+    {
+      onRequest: context.auth.adminOnly,
+      schema: {
+        summary: 'The email outbox: items by state, and the dead ones',
+        description: 'Dead items newest first (`limit`, default 100, at most 500), their addresses masked.',
+        tags,
+        querystring: ViewQuery,
+        response: { 200: Type.Object({ counts: Counts, dead: Type.Array(DeadItem) }) },
+      },
+    },
     async (request) => {
-      context.auth.requireAdmin(context.auth.authenticate(request));
       const limit = Math.min(500, Number(request.query.limit ?? DEFAULT_DEAD_SHOWN));
       const [counts, dead] = await Promise.all([stateCounts(context.db), deadItems(context.db, limit)]);
       return {
@@ -47,22 +56,27 @@ export function adminRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
   app.post<{ Body: { ids?: number[] } }>(
     '/api/admin/email-outbox/requeue',
     {
-      schema: { body: RequeueBody, response: { 200: Type.Object({ requeued: Type.Integer() }), ...errors } },
+      onRequest: context.auth.adminOnly,
+      schema: {
+        summary: 'Requeue dead emails',
+        description: 'These `ids`, or every dead item (no body, or `{}`), are sent again with a fresh count of attempts.',
+        tags,
+        body: RequeueBody,
+        response: { 200: Type.Object({ requeued: Type.Integer() }) },
+      },
       // No body at all means "every dead item", like `{}`.
       preValidation: async (request) => {
         request.body ??= {};
       },
     },
     async (request) => {
-      const caller = context.auth.authenticate(request);
-      context.auth.requireAdmin(caller);
       const requeued = await context.db.transaction(async (trx) => {
         const items = await requeueDead(trx, request.body.ids, context.now());
-        await context.ledger.reopenQueued(items.flatMap((item) => (item.ledgerId === null ? [] : [item.ledgerId])), trx);
+        await context.ledger.reopen(items.flatMap((item) => (item.ledgerId === null ? [] : [item.ledgerId])), trx);
         return items;
       });
       request.log.info({ requeued: requeued.length, ids: requeued.map((item) => item.id) }, 'dead emails requeued by an admin');
-      if (requeued.length > 0) runtime.worker.wake();
+      if (requeued.length > 0) runtime.outbox.wake();
       return { requeued: requeued.length };
     },
   );

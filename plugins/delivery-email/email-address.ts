@@ -1,3 +1,5 @@
+import { singleLine } from '#plugin-api';
+
 /**
  * Recipient addresses and header text, pure. An address is stored and sent
  * as one plain `local@domain` (no display name, no list, no comments), so
@@ -28,15 +30,14 @@ export function maskEmailAddress(address: string): string {
   return `${address[0]}***${address.slice(at)}`;
 }
 
-const LINE_BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g;
-
 /**
  * One line of header text (a subject, a display name): line breaks and
  * other control characters become a space, so a value can never start a
- * header of its own; long values are cut, whole characters, with an ellipsis.
+ * header of its own, and bidirectional overrides are removed; long values
+ * are cut, whole characters, with an ellipsis.
  */
 export function headerText(value: string, maxLength = 200): string {
-  const line = value.replace(LINE_BREAKS_AND_CONTROLS, ' ').replace(/ {2,}/g, ' ').trim();
+  const line = singleLine(value);
   const chars = [...line];
   return chars.length <= maxLength ? line : `${chars.slice(0, maxLength - 1).join('').trimEnd()}…`;
 }

@@ -14,10 +14,11 @@ const notification = (template: string, params: Partial<{ title: string; body: s
 describe('email templates', () => {
   it('has one per event type of each feed, plus the generic and /test ones; unknown types fall back', () => {
     expect(eventTemplateFor('utility.power-outages', 'Restoration').key).toBe('utility.power-outages/Restoration');
+    expect(eventTemplateFor('utility.power-outages', 'EstimateUpdated').label).toBe('New restoration estimate');
     expect(eventTemplateFor('utility.scheduled-outages', 'DayBeforeReminder').key).toBe('utility.scheduled-outages/DayBeforeReminder');
     expect(eventTemplateFor('utility.water', 'Test').key).toBe('*/Test');
     expect(eventTemplateFor('utility.water', 'Leak')).toBe(GENERIC_TEMPLATE);
-    expect(ALL_EVENT_TEMPLATES.map((t) => t.key)).toHaveLength(12);
+    expect(ALL_EVENT_TEMPLATES.map((t) => t.key)).toHaveLength(13);
   });
 
   it.each(ALL_EVENT_TEMPLATES.map((template) => [template.key, template.label]))('%s compiles (strict MJML) and shows its banner', async (key, label) => {
@@ -63,6 +64,46 @@ describe('email templates', () => {
     expect(email.html).toContain('valid for 48 hours');
     expect(email.text).toContain(link);
     expect(email.text).toContain('ignore this email');
+  });
+
+  const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+  const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+  it('user values never add lines to the text part, nor control characters to any part', async () => {
+    const email = await notification('utility.power-outages/NewOutage', {
+      title: 'Outage\u0000 in Kandy',
+      body: 'Feeder: F12\r\nAreas: Kandy\u0007\u000b',
+      name: 'hdr\r\nBcc: victim@evil.org\u0085To: x@evil.org',
+    });
+    const lines = email.text.split('\n');
+    expect(lines.filter((line) => /^(Bcc|To):/.test(line))).toEqual([]);
+    expect(lines).toContain('You receive this email because of your subscription "hdr Bcc: victim@evil.org To: x@evil.org".');
+    // The body keeps its own lines.
+    expect(lines.slice(0, 4)).toEqual(['Outage in Kandy', '', 'Feeder: F12', 'Areas: Kandy']);
+    expect(email.text).not.toMatch(CONTROLS);
+    expect(email.html).not.toMatch(CONTROLS);
+
+    const verification = await composer.compose({
+      kind: 'verification',
+      template: 'verification',
+      params: { name: 'Home\nFeed: Free money\r\nhttps://evil.example/verify', publicId: 'pub3', feedId: 'utility.power-outages', token: 't', ttlHours: 48 },
+    });
+    const verificationLines = verification.text.split('\n');
+    expect(verificationLines.filter((line) => line.startsWith('Feed:'))).toEqual(['Feed: Power outages']);
+    expect(verificationLines.filter((line) => line.startsWith('https://evil'))).toEqual([]);
+    expect(verification.text).not.toMatch(CONTROLS);
+  });
+
+  it('removes right-to-left overrides and isolates from names in the subject, the text and the HTML', async () => {
+    const name = 'Invoice\u202egpj.exe \u2066x\u2069 \u202a\u202b\u202c\u202d';
+    const email = await notification('utility.power-outages/NewOutage', { name, title: 'Outage \u202eecnuonna' });
+    expect(email.text).not.toMatch(BIDI_CONTROLS);
+    expect(email.html).not.toMatch(BIDI_CONTROLS);
+    expect(email.text).toContain('"Invoicegpj.exe x"');
+    expect(notificationSubject('Outage \u202eecnuonna')).toBe('Outage ecnuonna');
+    expect(verificationSubject(name)).toBe('Confirm your email alerts: Invoicegpj.exe x');
+    // Arabic and Hebrew text itself, and the marks that order it, stay.
+    expect(verificationSubject('\u0627\u0644\u0645\u0646\u0632\u0644 \u200f\u05d1\u05d9\u05ea')).toBe('Confirm your email alerts: \u0627\u0644\u0645\u0646\u0632\u0644 \u200f\u05d1\u05d9\u05ea');
   });
 
   it('subjects are one line', () => {

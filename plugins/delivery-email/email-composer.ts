@@ -1,3 +1,4 @@
+import { plainLines, singleLine } from '#plugin-api';
 import { headerText } from './email-address.ts';
 import { subscriptionLink } from './link-tokens.ts';
 import { eventTemplateByKey, FEED_NAMES } from './templates/event-templates.ts';
@@ -75,15 +76,18 @@ export class EmailComposer {
     const skeleton = await this.#skeleton(template.key, () => notificationMjml(template));
     const token = await this.#links.unsubscribeToken(params.publicId);
     const unsubscribe = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'unsubscribe', token);
-    const title = params.title.replace(/[\r\n]+/g, ' ');
+    // Every user value (a display name, feed text) is one line, or, for the body, its own lines only: none adds a line of its own.
+    const title = singleLine(params.title);
+    const body = plainLines(params.body);
+    const name = singleLine(params.name);
     const html = fill(skeleton, {
       title: escapeHtml(title),
-      preview: escapeHtml(params.body.split('\n')[0] ?? ''),
-      body: bodyHtml(params.body),
-      name: escapeHtml(params.name),
+      preview: escapeHtml(body.split('\n')[0] ?? ''),
+      body: bodyHtml(body),
+      name: escapeHtml(name),
       link: escapeHtml(unsubscribe),
     });
-    const text = `${title}\n\n${params.body}\n\n--\nYou receive this email because of your subscription "${params.name}".\nUnsubscribe: ${unsubscribe}\n`;
+    const text = `${title}\n\n${body}\n\n--\nYou receive this email because of your subscription "${name}".\nUnsubscribe: ${unsubscribe}\n`;
     return {
       html,
       text,
@@ -94,18 +98,19 @@ export class EmailComposer {
   async #verification(params: VerificationParams): Promise<ComposedEmail> {
     const skeleton = await this.#skeleton(VERIFICATION_TEMPLATE, verificationMjml);
     const link = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'verify', params.token);
-    const feed = FEED_NAMES[params.feedId] ?? params.feedId;
+    const feed = singleLine(FEED_NAMES[params.feedId] ?? params.feedId);
+    const name = singleLine(params.name);
     const html = fill(skeleton, {
       title: 'Confirm your email alerts',
       preview: 'One click to confirm, or ignore this email.',
-      name: escapeHtml(params.name),
+      name: escapeHtml(name),
       feed: escapeHtml(feed),
       link: escapeHtml(link),
       hours: String(params.ttlHours),
     });
     const text =
       `Confirm your email alerts\n\nSomeone, probably you, asked for email alerts at this address.\n` +
-      `Subscription: ${params.name}\nFeed: ${feed}\n\nTo confirm, open this link (valid for ${params.ttlHours} hours, once):\n${link}\n\n` +
+      `Subscription: ${name}\nFeed: ${feed}\n\nTo confirm, open this link (valid for ${params.ttlHours} hours, once):\n${link}\n\n` +
       `If you did not ask for this, ignore this email: nothing more is sent to this address unless it is confirmed.\n`;
     return { html, text, headers: {} };
   }

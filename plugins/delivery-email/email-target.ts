@@ -31,6 +31,7 @@ export function createEmailTarget(context: EmailContext): DeliveryTarget {
     },
 
     subscribeUrl: () => null,
+    subscribeUrlUnavailableReason: () => 'Email subscriptions have no subscribe link: notifications arrive by email once the address is confirmed.',
 
     async enqueue(trx, requests) {
       if (requests.length === 0) return;
@@ -49,7 +50,7 @@ export function createEmailTarget(context: EmailContext): DeliveryTarget {
         },
       }));
       await insertOutboxItems(trx, items, context.now());
-      await runtime.afterEnqueue(trx);
+      await runtime.outbox.notify(trx);
     },
 
     async onSubscriptionCreated(trx, subscription) {
@@ -76,7 +77,7 @@ export function createEmailTarget(context: EmailContext): DeliveryTarget {
         ],
         now,
       );
-      await runtime.afterEnqueue(trx);
+      await runtime.outbox.notify(trx);
     },
 
     close: () => runtime.close(),

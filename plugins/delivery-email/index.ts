@@ -5,13 +5,13 @@ import { emailConfig } from './config.ts';
 import { emailRuntime } from './email-runtime.ts';
 import { createEmailTarget } from './email-target.ts';
 import { linkRoutes } from './link-routes.ts';
-
-export const OUTBOX_WORKER = 'delivery-email.outbox';
+import { outboxRetention } from './outbox-retention.ts';
 
 /**
  * Delivery by email through the outbox (provider value Email). Emails are
- * queued in the caller's transaction (the ledger claim, or the create
- * request for a verification email) and sent only by the outbox worker.
+ * queued in the caller's transaction (the dispatcher's hand-over of ledger
+ * rows, or the create request for a verification email) and sent only by
+ * the outbox queue's worker (`delivery-email.outbox`).
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-email',
@@ -20,28 +20,7 @@ export const manifest = defineDeliveryPlugin({
   config: emailConfig,
   migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
   createTarget: createEmailTarget,
-  workers(context) {
-    const runtime = emailRuntime(context);
-    runtime.startWorking();
-    const watched = new WeakSet<AbortSignal>();
-    return [
-      {
-        name: OUTBOX_WORKER,
-        intervalSeconds: context.config.EmailOutbox.IntervalSeconds,
-        // Every instance sweeps; rows are claimed with SKIP LOCKED and a lease, never twice.
-        exclusive: false,
-        run: async ({ signal }) => {
-          if (signal.aborted) return;
-          // Shutdown: no new batch after the current one (the scheduler hands the same signal to every run).
-          if (!watched.has(signal)) {
-            watched.add(signal);
-            signal.addEventListener('abort', () => runtime.worker.halt(), { once: true });
-          }
-          await runtime.worker.drain();
-        },
-      },
-    ];
-  },
+  workers: (context) => [outboxRetention(context)],
   routes(app, context) {
     const runtime = emailRuntime(context);
     linkRoutes(app, runtime);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Errors, Type, type SubscriptionState } from '#plugin-api';
+import { Errors, pageOrError, textResponse, Type, type SubscriptionState } from '#plugin-api';
 import type { EmailRuntime } from './email-runtime.ts';
 import {
   badUnsubscribeLinkPage,
@@ -17,7 +17,22 @@ const Params = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,
 // The token is checked by the handler, so a missing one gets the same answer (and page) as a wrong one.
 const Query = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 type LinkRequest = { Params: { publicId: string }; Querystring: { token?: string } };
+// RFC 8058's form field; other fields (a form's own) are let through, any JSON that is not this shape is a 400.
+const UnsubscribeBody = Type.Object(
+  { 'List-Unsubscribe': Type.Optional(Type.String({ maxLength: 100 })) },
+  { examples: [{ 'List-Unsubscribe': 'One-Click' }] },
+);
 const ONE_CLICK = 'One-Click';
+const tags = ['email links'];
+const refused = pageOrError('The link is bad or used up: a page for a browser (Accept: text/html), the JSON error otherwise.');
+const linkSchema = (summary: string, description: string, page: string) => ({
+  summary,
+  description,
+  tags,
+  params: Params,
+  querystring: Query,
+  response: { 200: textResponse('text/html', page), 400: refused },
+});
 
 /** A person clicking a link gets a page; an API client (or a test without Accept) the usual JSON error. */
 function refuse(request: FastifyRequest, reply: FastifyReply, message: string, html: () => string) {
@@ -60,7 +75,13 @@ export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
     return valid ? subscription : undefined;
   };
 
-  app.get<LinkRequest>(`${BASE}/:publicId/verify`, { schema: { params: Params, querystring: Query } }, async (request, reply) => {
+  // changesState: a HEAD (a mail scanner checking the link) is answered without activating anything.
+  const verifySchema = linkSchema(
+    'Verify an email subscription (the link of the verification email)',
+    'Activates the subscription once; the token is single-use. A HEAD (a mail scanner) changes nothing.',
+    'The subscription is active.',
+  );
+  app.get<LinkRequest>(`${BASE}/:publicId/verify`, { config: { changesState: true }, schema: verifySchema }, async (request, reply) => {
     const { token } = request.query;
     const subscription = await emailSubscription(request.params.publicId);
     const verified =
@@ -76,20 +97,36 @@ export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
     return reply.headers(PAGE_HEADERS).send(verifiedPage(subscription.displayName));
   });
 
-  app.get<LinkRequest>(`${BASE}/:publicId/unsubscribe`, { schema: { params: Params, querystring: Query } }, async (request, reply) => {
+  const confirmSchema = linkSchema(
+    'The unsubscribe link of an email: a confirmation page',
+    'Changes nothing (mail scanners fetch links): the page\'s button posts the unsubscribe.',
+    'A page with a button that unsubscribes.',
+  );
+  app.get<LinkRequest>(`${BASE}/:publicId/unsubscribe`, { schema: confirmSchema }, async (request, reply) => {
     const subscription = await unsubscribable(request.params.publicId, request.query.token);
     if (!subscription) return refuse(request, reply, 'query/token is invalid', badUnsubscribeLinkPage);
     const action = `${BASE}/${encodeURIComponent(subscription.publicId)}/unsubscribe?token=${encodeURIComponent(request.query.token!)}`;
     return reply.headers(PAGE_HEADERS).send(unsubscribeConfirmPage(subscription.displayName, subscription.isActive, action));
   });
 
-  app.post<LinkRequest & { Body: Record<string, string> | undefined }>(
+  app.post<LinkRequest & { Body: unknown }>(
     `${BASE}/:publicId/unsubscribe`,
-    { schema: { params: Params, querystring: Query } },
+    {
+      schema: {
+        ...linkSchema(
+          'Unsubscribe an email subscription (RFC 8058 one-click, or the page\'s button)',
+          'The body is `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded or multipart/form-data, as mail providers send it).',
+          'The subscription is stopped.',
+        ),
+        body: UnsubscribeBody,
+      },
+    },
     async (request, reply) => {
       const subscription = await unsubscribable(request.params.publicId, request.query.token);
       if (!subscription) return refuse(request, reply, 'query/token is invalid', badUnsubscribeLinkPage);
-      if (request.body?.['List-Unsubscribe']?.trim() !== ONE_CLICK) {
+      // The body may be a form or any JSON at all: only the string One-Click counts.
+      const field = request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>)['List-Unsubscribe'] : undefined;
+      if (typeof field !== 'string' || field.trim() !== ONE_CLICK) {
         throw new Errors.InvalidField('body must be List-Unsubscribe=One-Click (application/x-www-form-urlencoded)');
       }
       if (subscription.isActive || subscription.pendingVerification) await context.subscriptions.setActive(subscription.id, false);

@@ -34,7 +34,7 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
     const quiet = await startEmailApp({ database, pluginsDir, smtp, workers: false });
     const worker = await startEmailApp({ database, pluginsDir, smtp });
     try {
-      await expect.poll(() => worker.logs.some((line) => line.includes('listening for enqueues'))).toBe(true);
+      await expect.poll(() => worker.logs.some((line) => line.includes('listening for wake-ups') && line.includes('queue_delivery_email_outbox'))).toBe(true);
       const response = await quiet.app.inject({
         method: 'POST',
         url: '/api/notification-subscriptions',
@@ -65,9 +65,9 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
         is_active: true,
       })),
     );
-    const result = await a.app.services.pipeline.processNotificationEvents([newOutageEvent('PO-FAN')]);
+    const result = await a.app.services.pipeline.processNotificationEvents([newOutageEvent('PO-FAN')], { awaitDelivery: true });
     expect(result.deliveredCount).toBe(FAN_OUT);
-    // The commit woke instance a in process and instance b by NOTIFY; both sweeps run too, at the same time.
+    // The hand-over to the outbox woke instance a in process and instance b by NOTIFY; both sweeps run too, at the same time.
     await Promise.all([a.app.services.workers.runNow(OUTBOX_WORKER), b.app.services.workers.runNow(OUTBOX_WORKER)]);
     await expect.poll(async () => (await knex('email_outbox').where({ state: 'sent', kind: 'notification' }).count({ n: '*' }))[0].n, { timeout: 20_000 }).toBe(FAN_OUT);
 
@@ -77,7 +77,7 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
     expect(new Set(fanMail.map((message) => message.header('message-id'))).size).toBe(FAN_OUT);
     expect(await knex('notification_delivery_ledger').where({ source_key: 'PO-FAN', status: 'delivered' }).count({ n: '*' })).toEqual([{ n: FAN_OUT }]);
     // Both instances took batches (otherwise this test proves nothing about concurrency).
-    for (const instance of [a, b]) expect(instance.logs.some((line) => line.includes('email outbox drained'))).toBe(true);
+    for (const instance of [a, b]) expect(instance.logs.some((line) => line.includes('"queue":"delivery-email.outbox"') && line.includes('queue batch settled'))).toBe(true);
   });
 
   it('an instance killed while sending: another takes the item over after the lease and it arrives once', async () => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { NotificationParams, VerificationParams } from './email-composer.ts';
-import type { OutboxState } from './outbox-policy.ts';
+import { OUTBOX_STATES, type OutboxState } from './outbox-policy.ts';
 
 /**
  * The plugin's tables. Every function takes the knex or transaction to use:
@@ -24,7 +24,6 @@ export interface ClaimedItem extends NewOutboxItem {
   readonly id: number;
   /** This attempt's number: the claim counts it. */
   readonly attempt: number;
-  readonly subscriptionActive: boolean;
 }
 
 export interface ItemResult {
@@ -34,26 +33,27 @@ export interface ItemResult {
   readonly error: string | null;
 }
 
-const INSERT_CHUNK = 1000;
+const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 
+/** Queues items in one set-based statement (unnest), pending and due now. */
 export async function insertOutboxItems(trx: Knex.Transaction, items: readonly NewOutboxItem[], now: Date): Promise<void> {
-  for (let start = 0; start < items.length; start += INSERT_CHUNK) {
-    await trx('email_outbox').insert(
-      items.slice(start, start + INSERT_CHUNK).map((item) => ({
-        kind: item.kind,
-        subscription_id: item.subscriptionId,
-        ledger_id: item.ledgerId,
-        recipient: item.recipient,
-        subject: item.subject,
-        template: item.template,
-        params: JSON.stringify(item.params),
-        state: 'pending',
-        due_at: now,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
-  }
+  if (items.length === 0) return;
+  await trx.raw(
+    `INSERT INTO email_outbox (kind, subscription_id, ledger_id, recipient, subject, template, params, state, due_at, created_at, updated_at)
+     SELECT v.kind, v.subscription_id, v.ledger_id, v.recipient, v.subject, v.template, v.params::jsonb, 'pending', ?, ?, ?
+       FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])
+         AS v(kind, subscription_id, ledger_id, recipient, subject, template, params)`,
+    [
+      now, now, now,
+      array(items.map((item) => item.kind)),
+      array(items.map((item) => item.subscriptionId)),
+      array(items.map((item) => item.ledgerId)),
+      array(items.map((item) => item.recipient)),
+      array(items.map((item) => item.subject)),
+      array(items.map((item) => item.template)),
+      array(items.map((item) => JSON.stringify(item.params))),
+    ],
+  );
 }
 
 /**
@@ -75,8 +75,7 @@ export async function claimDueItems(
               LIMIT ?
               FOR UPDATE SKIP LOCKED) due
       WHERE o.id = due.id
-  RETURNING o.id, o.kind, o.subscription_id, o.ledger_id, o.recipient, o.subject, o.template, o.params, o.attempts,
-            (SELECT s.is_active FROM notification_subscriptions s WHERE s.id = o.subscription_id) AS subscription_active`,
+  RETURNING o.id, o.kind, o.subscription_id, o.ledger_id, o.recipient, o.subject, o.template, o.params, o.attempts`,
     [options.claimToken, options.leaseUntil, options.now, options.now, options.limit],
   );
   return (result.rows as Array<Record<string, unknown>>)
@@ -90,7 +89,6 @@ export async function claimDueItems(
       template: String(row.template),
       params: (typeof row.params === 'string' ? JSON.parse(row.params) : row.params) as ClaimedItem['params'],
       attempt: Number(row.attempts),
-      subscriptionActive: row.subscription_active === true,
     }))
     .sort((a, b) => a.id - b.id);
 }
@@ -154,6 +152,15 @@ export async function stateCounts(db: Knex): Promise<Record<OutboxState, number>
   const rows: Array<{ state: OutboxState; n: number | string }> = await db('email_outbox').select('state').count({ n: '*' }).groupBy('state');
   const counts: Record<OutboxState, number> = { pending: 0, processing: 0, sent: 0, failed: 0, dead: 0 };
   for (const row of rows) counts[row.state] = Number(row.n);
+  return counts;
+}
+
+/** Items per state, each counted up to `cap` rows (one statement; sent items pile up, so the read stays bounded). */
+export async function stateCountsUpTo(db: Knex, cap: number): Promise<Record<OutboxState, number>> {
+  const parts = OUTBOX_STATES.map(() => '(SELECT ?::text AS state, count(*) AS n FROM (SELECT 1 FROM email_outbox WHERE state = ? LIMIT ?) capped)');
+  const result = await db.raw(parts.join(' UNION ALL '), OUTBOX_STATES.flatMap((state) => [state, state, cap]));
+  const counts: Record<OutboxState, number> = { pending: 0, processing: 0, sent: 0, failed: 0, dead: 0 };
+  for (const row of result.rows as Array<{ state: OutboxState; n: number | string }>) counts[row.state] = Number(row.n);
   return counts;
 }
 

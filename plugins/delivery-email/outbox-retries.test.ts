@@ -181,7 +181,7 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     expect(logs).not.toContain(smtp.env.EmailProvider__ApiKey);
     expect(logs).not.toContain('Confirm your email alerts');
     expect(logs).not.toContain('Fallen line');
-    expect(logs).toContain('email outbox drained');
+    expect(logs).toContain('"queue":"delivery-email.outbox"');
   });
 });
 

@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { Errors, type DeliveryOutcome, type DeliveryRequest, type DeliveryTarget, type PluginContext } from '#plugin-api';
-import { mapWithConcurrency } from './concurrency.ts';
+import { Errors, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
+import { Limiter, mapWithConcurrency } from './concurrency.ts';
 import type { pushConfig } from './config.ts';
 import { buildPublishBody, type PublishBody } from './publish-payload.ts';
 import { outcomeOf, type PublishResult } from './publish-result.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
 import { composeTopicPolicy, topicRefusal, type TopicPolicy } from './topic-policy.ts';
 
-export type PushContext = PluginContext<typeof pushConfig>;
+export type PushContext = DeliveryPluginContext<typeof pushConfig>;
+
+interface BatchStats {
+  interrupted: number;
+  unconfigured: number;
+}
+
+/** Why there is no subscribe link and no delivery: said to clients (create answer) and in the log. */
+const NOT_CONFIGURED = 'No push server is configured (Notifications__Push__BaseUrl is unset), so there is no subscribe link yet and push notifications wait until one is set.';
 
 /** 16 random bytes: 128 bits, 22 characters of base64url (inside the topic alphabet). */
 const GENERATED_TOPIC_BYTES = 16;
@@ -41,10 +49,11 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
       })
     : undefined;
   if (!publisher) log.warn('Notifications__Push__BaseUrl is not set: push deliveries wait for retry until it is');
-  const maxInFlight = settings.Connections * settings.RequestsPerConnection;
+  // One bound for every batch the dispatcher works at once.
+  const inFlight = new Limiter(settings.Connections * settings.RequestsPerConnection);
 
-  /** `stats.interrupted` counts publishes stopped by shutdown: logged once per batch, not per request. */
-  async function deliverOne(request: DeliveryRequest, signal: AbortSignal, stats: { interrupted: number }): Promise<DeliveryOutcome> {
+  /** `stats` counts publishes stopped by shutdown and those with no push server: logged once per batch, not per request. */
+  async function deliverOne(request: DeliveryRequest, signal: AbortSignal, stats: BatchStats): Promise<DeliveryOutcome> {
     const topic = request.subscription.destination;
     const logFields = { ledgerId: request.ledgerId, attempt: request.attempt, topic };
     const refusal = topicRefusal(topic, policy);
@@ -53,7 +62,10 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
       log.warn({ ...logFields, outcome: 'failed' }, reason);
       return { kind: 'failed', reason };
     }
-    if (!publisher) return { kind: 'retry', reason: 'push server not configured (Notifications__Push__BaseUrl is unset)' };
+    if (!publisher) {
+      stats.unconfigured++;
+      return { kind: 'retry', reason: 'push server not configured (Notifications__Push__BaseUrl is unset)' };
+    }
     let body: PublishBody;
     try {
       body = buildPublishBody(topic, request.event.feedId, request.rendered, request.event.itemKey ?? request.event.sourceKey);
@@ -89,17 +101,23 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     },
 
     subscribeUrl: (destination) => (baseUrl ? `${baseUrl}/${destination}` : null),
+    subscribeUrlUnavailableReason: () => NOT_CONFIGURED,
 
-    async deliver(requests, signal) {
-      const stats = { interrupted: 0 };
-      const outcomes = await mapWithConcurrency(requests, maxInFlight, (request) =>
-        deliverOne(request, signal, stats).catch((err: unknown): DeliveryOutcome => {
+    async deliver(requests, signal, onOutcome) {
+      const stats: BatchStats = { interrupted: 0, unconfigured: 0 };
+      const outcomes = await mapWithConcurrency(requests, inFlight, async (request, index) => {
+        const outcome = await deliverOne(request, signal, stats).catch((err: unknown): DeliveryOutcome => {
           // Nothing above should throw; if it does, only this request pays, and it is retried.
           log.error({ err, ledgerId: request.ledgerId }, 'push delivery threw');
           return { kind: 'retry', reason: `push delivery error: ${(err as Error).message}` };
-        }),
-      );
+        });
+        onOutcome?.(index, outcome);
+        return outcome;
+      });
       if (stats.interrupted > 0) log.info({ interrupted: stats.interrupted }, 'push deliveries interrupted by shutdown; they will be retried');
+      if (stats.unconfigured > 0) {
+        log.warn({ deliveries: stats.unconfigured }, 'push deliveries not made: no push server is configured; set Notifications__Push__BaseUrl (and Notifications__Push__PublishToken). They are retried with backoff.');
+      }
       return outcomes;
     },
 

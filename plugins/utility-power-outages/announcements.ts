@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Errors, Type, type NotificationEvent, type PluginContext, type Static } from '#plugin-api';
+import { Errors, Type, type FeedPluginContext, type NotificationEvent, type Static } from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import type { AnnouncementPayload } from './outage-types.ts';
 import { POWER_OUTAGES_FEED_ID } from './renderers.ts';
@@ -13,10 +13,9 @@ const AnnouncementBody = Type.Object(
     areas: Type.Optional(Terms),
     feeders: Type.Optional(Terms),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Storm warning', message: 'Expect outages tonight.', areas: ['Kandy'], feeders: ['F12'] }] },
 );
 const Result = Type.Object({ matchedSubscriptionCount: Type.Integer(), deliveredCount: Type.Integer(), claimedCount: Type.Integer(), wasSystemDelivery: Type.Boolean() });
-const ErrorShape = Type.Object({ statusCode: Type.Integer(), code: Type.String(), error: Type.String(), message: Type.String() });
 
 /** A ManualAnnouncement event: a fresh SourceKey, Fields feeders / areas (comma-joined), matched like any event. */
 export function announcementEvent(body: Static<typeof AnnouncementBody>, sourceKey = `announcement-${randomUUID()}`): NotificationEvent {
@@ -31,12 +30,21 @@ export function announcementEvent(body: Static<typeof AnnouncementBody>, sourceK
 }
 
 /** POST /api/admin/announcements (admin JWT): 202 with the pipeline result. */
-export function announcementRoutes(app: FastifyInstance, context: PluginContext<typeof powerOutagesConfig>): void {
+export function announcementRoutes(app: FastifyInstance, context: FeedPluginContext<typeof powerOutagesConfig>): void {
   app.post<{ Body: Static<typeof AnnouncementBody> }>(
     '/api/admin/announcements',
-    { schema: { body: AnnouncementBody, response: { 202: Result, 400: ErrorShape, 401: ErrorShape, 403: ErrorShape } } },
+    // Admins only, checked before the body is parsed or validated.
+    {
+      onRequest: context.auth.adminOnly,
+      schema: {
+        summary: 'Announce something to power-outage subscribers',
+        description: 'A ManualAnnouncement event of utility.power-outages (Fields `feeders` and `areas`), matched like any event and delivered before the answer.',
+        tags: ['admin'],
+        body: AnnouncementBody,
+        response: { 202: Result },
+      },
+    },
     async (request, reply) => {
-      context.auth.requireAdmin(context.auth.authenticate(request));
       if (request.body.title.trim() === '' || request.body.message.trim() === '') {
         throw new Errors.InvalidField('body/title and body/message must not be blank');
       }

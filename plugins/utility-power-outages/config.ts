@@ -1,10 +1,14 @@
-import { Type } from '#plugin-api';
+import { feedMonitorSettings, TimeZoneSetting, Type } from '#plugin-api';
 
 export const powerOutagesConfig = {
   PowerOutages: Type.Object({
-    Enabled: Type.Boolean({ default: false, description: 'Run the power-outage monitor.' }),
-    PollingIntervalSeconds: Type.Integer({ minimum: 5, default: 60, description: 'Poll period of the power-outage feed, in seconds.' }),
-    FeedTimeoutSeconds: Type.Integer({ minimum: 1, default: 15, description: 'HTTP timeout of the power-outage feed client, in seconds.' }),
-    TimeZone: Type.String({ default: 'UTC', description: 'IANA zone in which notification texts show times.' }),
+    ...feedMonitorSettings('power-outage feed'),
+    TimeZone: TimeZoneSetting('IANA zone in which notification texts show times.'),
+    MinOutageMinutes: Type.Integer({
+      minimum: 0,
+      maximum: 1440,
+      default: 0,
+      description: 'An ongoing outage is announced only once it has lasted this long (from timeOff); one restored sooner is recorded, never announced. 0: every outage at once.',
+    }),
   }),
 };

@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { defineFeedPlugin } from '#plugin-api';
 import { announcementRoutes } from './announcements.ts';
+import { powerOutageAlerts } from './cap-alerts.ts';
 import { powerOutagesConfig } from './config.ts';
-import { detectPowerOutageChanges } from './detector.ts';
 import { powerOutageMonitor } from './monitor.ts';
 import { POWER_OUTAGE_EVENT_TYPES } from './outage-types.ts';
 import { POWER_OUTAGES_FEED_ID, powerOutageRenderers } from './renderers.ts';
 
-/** The utility's live power-outage feed: new outages, restorations, and admin announcements. */
+/** The utility's live power-outage feed: new outages, estimate updates, restorations, and admin announcements. */
 export const manifest = defineFeedPlugin({
   id: 'utility-power-outages',
-  description: 'Live power outages of the utility: new outages, restorations and admin announcements.',
+  description: 'Live power outages of the utility: new outages, estimated restoration updates, restorations and admin announcements.',
   config: powerOutagesConfig,
   feed: {
     id: POWER_OUTAGES_FEED_ID,
@@ -18,19 +18,13 @@ export const manifest = defineFeedPlugin({
     eventTypes: POWER_OUTAGE_EVENT_TYPES,
     filterableFields: ['Feeder', 'Area', 'Keywords'],
   },
-  enabled: (config) => config.PowerOutages.Enabled,
-  detector: detectPowerOutageChanges,
+  monitor: powerOutageMonitor,
   renderers: powerOutageRenderers,
+  // Several estimate changes inside a subscription's cooldown give one message, the latest; a Restoration makes a waiting one pointless.
+  coalescedEventTypes: ['EstimateUpdated'],
+  supersedes: { Restoration: ['EstimateUpdated'] },
+  publicViews: { alerts: powerOutageAlerts },
   systemSubscription: { name: 'PowerOutages', pushTopic: 'utility-power-outages' },
   migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
-  checkConfig: (config) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: config.PowerOutages.TimeZone });
-      return [];
-    } catch {
-      return [`PowerOutages__TimeZone: "${config.PowerOutages.TimeZone}" is not an IANA time zone`];
-    }
-  },
-  workers: (context) => [powerOutageMonitor(context)],
   routes: (app, context) => announcementRoutes(app, context),
 });

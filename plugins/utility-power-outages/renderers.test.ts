@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { announcementEvent } from './announcements.ts';
 import { toNotificationEvents } from './event-mapper.ts';
-import type { PowerOutageItem } from './outage-types.ts';
+import type { PowerOutageChange, PowerOutageChangeKind, PowerOutageItem } from './outage-types.ts';
 import { powerOutageRenderers } from './renderers.ts';
 
-const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, TimeZone: 'Asia/Colombo' } };
+const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, TimeZone: 'Asia/Colombo', MinOutageMinutes: 0 } };
 const item: PowerOutageItem = { id: 'PO-1001', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line', customersAffected: 1200 };
-const render = (kind: 'NewOutage' | 'Restoration' | 'RestoredAnnouncement', source = item) => {
-  const [event] = toNotificationEvents([{ kind, item: source }]);
+const render = (kind: PowerOutageChangeKind, source = item, extra: Partial<PowerOutageChange> = {}) => {
+  const [event] = toNotificationEvents([{ kind, item: source, ...extra }]);
   const renderer = powerOutageRenderers.find((r) => r.canRender(event.eventType))!;
   return { event, rendered: renderer.render(event, { config }) };
 };
@@ -29,6 +29,37 @@ describe('power-outage events and renderers', () => {
       tags: ['warning', 'electric_plug'],
       priority: 'High',
     });
+  });
+
+  it('shows the estimate the detector chose in a NewOutage, and nothing about one when there is none', () => {
+    const estimate = '2026-11-22T12:00:00+05:30';
+    const { event, rendered } = render('NewOutage', { ...item, estimatedRestoration: estimate }, { estimate });
+    expect(rendered.body).toBe('Feeder: F12\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 GMT+5:30\nEstimated restoration: 22 Nov 2026, 12:00 GMT+5:30\nCause: Fallen line');
+    expect(event.sourcePayload).toMatchObject({ estimatedRestoration: estimate });
+    // An estimate already past when announced: the detector gives null, the item keeps it, the notice leaves it out.
+    const past = render('NewOutage', { ...item, estimatedRestoration: '2026-11-22T08:00:00+05:30' }, { estimate: null });
+    expect(past.rendered.body).not.toContain('Estimated');
+    expect(past.event.sourcePayload).toMatchObject({ estimatedRestoration: null });
+  });
+
+  it('maps an estimate change to SourceKey <id>:etr:<n>, keyed to its outage for coalescing and the sequence id', () => {
+    const estimate = '2026-11-22T13:30:00+05:30';
+    const { event, rendered } = render('EstimateUpdated', { ...item, estimatedRestoration: estimate }, { estimate, estimateChange: 3 });
+    expect(event).toMatchObject({ eventType: 'EstimateUpdated', sourceKey: 'PO-1001:etr:3', itemKey: 'PO-1001' });
+    expect(event.fields).toEqual({ feeder: 'F12', areas: 'Kandy, Peradeniya', cause: 'Fallen line' });
+    expect(rendered).toEqual({
+      title: 'Power outage, new estimate: Kandy, Peradeniya',
+      body: 'Feeder: F12\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 GMT+5:30\nEstimated restoration: 22 Nov 2026, 13:30 GMT+5:30\nCause: Fallen line',
+      sequenceId: render('NewOutage').rendered.sequenceId,
+      tags: ['hourglass_flowing_sand', 'electric_plug'],
+      priority: 'Default',
+    });
+  });
+
+  it('says so when the estimate is withdrawn', () => {
+    const { rendered } = render('EstimateUpdated', item, { estimate: null, estimateChange: 2 });
+    expect(rendered.title).toBe('Power outage, estimate withdrawn: Kandy, Peradeniya');
+    expect(rendered.body).toContain('Estimated restoration: none at the moment (the earlier estimate no longer holds)');
   });
 
   it('renders a Restoration with the same sequence id, so it replaces the outage message', () => {

@@ -21,25 +21,47 @@ function formatTime(iso: string, timeZone: string): string {
 }
 
 const outageLines = (item: PowerOutageItem) => [`Feeder: ${item.feeder}`, `Areas: ${item.areas.join(', ') || '—'}`];
+const placeOf = (item: PowerOutageItem) => item.areas.join(', ') || item.feeder;
 const sequenceIdOf = (event: NotificationEvent) => `po-${event.itemKey ?? event.sourceKey}`.replace(/[^-_A-Za-z0-9]/g, '_').slice(0, 64);
+
+/** The lines of an ongoing outage: where, since when, the estimate when `estimateLine` gives one, the cause. */
+function ongoingBody(item: PowerOutageItem, zone: string, estimateLine: string[]): string {
+  return [...outageLines(item), `Since: ${formatTime(item.timeOff, zone)}`, ...estimateLine, ...(item.cause ? [`Cause: ${item.cause}`] : [])].join('\n');
+}
 
 export const powerOutageRenderers = [
   defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['NewOutage'], (event, { config }) => {
     const item = event.sourcePayload as PowerOutageItem;
     const zone = config.PowerOutages.TimeZone;
+    const estimate = item.estimatedRestoration ? [`Estimated restoration: ${formatTime(item.estimatedRestoration, zone)}`] : [];
     return {
-      title: `Power outage: ${item.areas.join(', ') || item.feeder}`,
-      body: [...outageLines(item), `Since: ${formatTime(item.timeOff, zone)}`, ...(item.cause ? [`Cause: ${item.cause}`] : [])].join('\n'),
+      title: `Power outage: ${placeOf(item)}`,
+      body: ongoingBody(item, zone, estimate),
       sequenceId: sequenceIdOf(event),
       tags: ['warning', 'electric_plug'],
       priority: 'High',
+    };
+  }),
+  // Replaces the outage's notice on the phone (same sequence id), so it says everything the NewOutage said.
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['EstimateUpdated'], (event, { config }) => {
+    const item = event.sourcePayload as PowerOutageItem;
+    const zone = config.PowerOutages.TimeZone;
+    const estimate = item.estimatedRestoration
+      ? `Estimated restoration: ${formatTime(item.estimatedRestoration, zone)}`
+      : 'Estimated restoration: none at the moment (the earlier estimate no longer holds)';
+    return {
+      title: `${item.estimatedRestoration ? 'Power outage, new estimate' : 'Power outage, estimate withdrawn'}: ${placeOf(item)}`,
+      body: ongoingBody(item, zone, [estimate]),
+      sequenceId: sequenceIdOf(event),
+      tags: ['hourglass_flowing_sand', 'electric_plug'],
+      priority: 'Default',
     };
   }),
   defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['Restoration', 'RestoredAnnouncement'], (event, { config }) => {
     const item = event.sourcePayload as PowerOutageItem;
     const zone = config.PowerOutages.TimeZone;
     return {
-      title: `Power restored: ${item.areas.join(', ') || item.feeder}`,
+      title: `Power restored: ${placeOf(item)}`,
       body: [
         ...outageLines(item),
         `Off: ${formatTime(item.timeOff, zone)}`,

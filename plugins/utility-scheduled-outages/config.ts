@@ -1,13 +1,11 @@
-import { Type } from '#plugin-api';
+import { feedMonitorSettings, TimeZoneSetting, Type } from '#plugin-api';
 
 const Hour = (description: string, fallback: number) => Type.Integer({ minimum: 0, maximum: 23, default: fallback, description });
 
 export const scheduledOutagesConfig = {
   ScheduledOutages: Type.Object({
-    Enabled: Type.Boolean({ default: false, description: 'Run the scheduled-outage monitor.' }),
-    PollingIntervalSeconds: Type.Integer({ minimum: 5, default: 60, description: 'Poll period of the scheduled-outage feed, in seconds.' }),
-    FeedTimeoutSeconds: Type.Integer({ minimum: 1, default: 15, description: 'HTTP timeout of the scheduled-outage feed client, in seconds.' }),
-    TimeZone: Type.String({ default: 'UTC', description: 'IANA zone of digest and reminder hours.' }),
+    ...feedMonitorSettings('scheduled-outage feed'),
+    TimeZone: TimeZoneSetting('IANA zone of digest and reminder hours.'),
     DailyDigestHour: Hour('Local hour of the daily update.', 6),
     WeeklyDigestDay: Type.Union(
       ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((day) => Type.Literal(day)),

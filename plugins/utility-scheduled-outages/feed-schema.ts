@@ -1,4 +1,5 @@
-import { createValidator, Type } from '#plugin-api';
+import { createValidator, Type, type ValidationResult } from '#plugin-api';
+import type { ScheduledOutageItem } from './scheduled-types.ts';
 
 const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
 
@@ -19,4 +20,10 @@ export const ScheduledOutageFeedSchema = Type.Object({
   ),
 });
 
-export const validateScheduledOutageFeed = createValidator(ScheduledOutageFeedSchema);
+const validate = createValidator(ScheduledOutageFeedSchema);
+
+/** The items of a checked answer, or the first rule it breaks. */
+export function parseScheduledOutageFeed(data: unknown): ValidationResult<ScheduledOutageItem[]> {
+  const result = validate(data);
+  return result.ok ? { ok: true, value: result.value.outages } : result;
+}

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineFeedPlugin } from '#plugin-api';
-import { digestScheduleFromConfig } from './digest-gating.ts';
 import { scheduledOutageMonitor } from './monitor.ts';
 import { scheduledOutagesConfig } from './config.ts';
-import { detectScheduledOutageChanges } from './detector.ts';
+import { scheduledOutagePublicViews } from './public-views.ts';
 import { SCHEDULED_OUTAGE_EVENT_TYPES } from './scheduled-types.ts';
 import { SCHEDULED_OUTAGES_FEED_ID, scheduledOutageRenderers } from './renderers.ts';
 
@@ -18,19 +17,12 @@ export const manifest = defineFeedPlugin({
     eventTypes: SCHEDULED_OUTAGE_EVENT_TYPES,
     filterableFields: ['Feeder', 'Area', 'Keywords'],
   },
-  enabled: (config) => config.ScheduledOutages.Enabled,
-  detector: detectScheduledOutageChanges,
+  monitor: scheduledOutageMonitor,
   renderers: scheduledOutageRenderers,
   coalescedEventTypes: ['Updated'],
+  // A change still held by a subscriber's cooldown must not arrive after the outage's cancellation.
+  supersedes: { Cancelled: ['Updated'] },
+  publicViews: scheduledOutagePublicViews,
   systemSubscription: { name: 'ScheduledOutages', pushTopic: 'utility-scheduled-outages' },
   migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
-  checkConfig: (config) => {
-    try {
-      digestScheduleFromConfig(config.ScheduledOutages);
-      return [];
-    } catch (error) {
-      return [`ScheduledOutages__TimeZone or digest hours: ${(error as Error).message}`];
-    }
-  },
-  workers: (context) => [scheduledOutageMonitor(context)],
 });

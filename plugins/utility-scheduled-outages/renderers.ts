@@ -19,7 +19,9 @@ export function digestLines(outages: readonly ScheduledOutageItem[]): string[] {
   if (outages.length === 0) return ['No planned outages.'];
   const byDate = new Map<string, ScheduledOutageItem[]>();
   for (const outage of [...outages].sort((a, b) => `${a.date}${a.start}`.localeCompare(`${b.date}${b.start}`))) {
-    byDate.set(outage.date, [...(byDate.get(outage.date) ?? []), outage]);
+    const list = byDate.get(outage.date);
+    if (list) list.push(outage);
+    else byDate.set(outage.date, [outage]);
   }
   return [...byDate].flatMap(([date, list]) => [
     `${date}:`,

@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
+import type { FeedStore } from '#plugin-api';
+import { raiseCalendarSequences } from './calendar-sequence.ts';
 import type { ScheduledOutageChange, ScheduledOutageItem } from './scheduled-types.ts';
+
+type KeyedChange = ScheduledOutageChange & { sourceKey: string };
 
 interface Row {
   id: string;
@@ -12,9 +16,11 @@ interface Row {
   status: 'scheduled' | 'cancelled';
 }
 
+export type { Row as ScheduledOutageRow };
+
 const dateText = (value: string | Date) => (typeof value === 'string' ? value.slice(0, 10) : `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`);
 
-const toItem = (row: Row): ScheduledOutageItem => ({
+export const toItem = (row: Row): ScheduledOutageItem => ({
   id: row.id,
   date: dateText(row.outage_date),
   start: row.start_time,
@@ -27,7 +33,7 @@ const toItem = (row: Row): ScheduledOutageItem => ({
 
 const COLUMNS = ['id', 'outage_date', 'start_time', 'end_time', 'feeder', 'areas', 'reason', 'status'];
 // A date column read as text, so no driver turns it into a midnight in some zone.
-const SELECT = [...COLUMNS.filter((c) => c !== 'outage_date'), 'outage_date::text AS outage_date'];
+export const SELECT = [...COLUMNS.filter((c) => c !== 'outage_date'), 'outage_date::text AS outage_date'];
 
 export async function loadStoredItems(trx: Knex.Transaction, ids: readonly string[]): Promise<Map<string, ScheduledOutageItem>> {
   if (ids.length === 0) return new Map();
@@ -61,6 +67,7 @@ export async function persistItems(
   now: Date,
 ): Promise<void> {
   if (items.length === 0) return;
+  await raiseCalendarSequences(trx, items, now);
   await trx.raw(
     `INSERT INTO scheduled_outages AS s (id, outage_date, start_time, end_time, feeder, areas, reason, status, first_seen_at, last_seen_at, cancelled_at, payload)
      SELECT x.id, x.date::date, x.start, x."end", x.feeder, x.areas, x.reason, x.status, ?::timestamptz, ?::timestamptz,
@@ -78,3 +85,9 @@ export async function persistItems(
     );
   }
 }
+
+/** The feed store as the monitor uses it. */
+export const scheduledStore: FeedStore<ScheduledOutageItem, Map<string, ScheduledOutageItem>, KeyedChange> = {
+  load: (trx, items) => loadStoredItems(trx, items.map((item) => item.id)),
+  persist: (trx, { items, changes, now }) => persistItems(trx, items, changes, now),
+};

@@ -11,6 +11,9 @@ function tsFiles(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+/** Tests and the support modules they share (`*.test.ts`, `*.test-support.ts`): never loaded by the service. */
+const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test-support.ts');
+
 function importsOf(file: string): string[] {
   return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => match[1] ?? match[2]);
 }
@@ -25,8 +28,8 @@ function boundaryViolations(): string[] {
       if (specifier.startsWith('#') && specifier !== '#plugin-api') violations.push(`${path.relative(projectRoot, file)} imports ${specifier}`);
       if (!specifier.startsWith('.')) continue;
       const target = path.resolve(path.dirname(file), specifier);
-      // Tests beside a plugin may also use the shared test doubles and helpers.
-      const testSupport = file.endsWith('.test.ts') && target.startsWith(path.join(projectRoot, 'test') + path.sep);
+      // Tests beside a plugin (and their support modules) may also use the shared test doubles and helpers.
+      const testSupport = isTestCode(file) && target.startsWith(path.join(projectRoot, 'test') + path.sep);
       if (!target.startsWith(ownFolder + path.sep) && !testSupport) violations.push(`${path.relative(projectRoot, file)} imports ${specifier} outside its folder`);
     }
   }
@@ -40,7 +43,43 @@ function boundaryViolations(): string[] {
   return violations;
 }
 
+/** Core's tables, read from core's migrations (createTable('…') or CREATE TABLE …). */
+function coreTables(): string[] {
+  const names = new Set<string>();
+  for (const file of tsFiles(path.join(projectRoot, 'migrations'))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(/createTable\(\s*'([a-z_0-9]+)'|CREATE TABLE (?:IF NOT EXISTS )?([a-z_0-9]+)/g)) names.add(match[1] ?? match[2]);
+  }
+  return [...names].sort();
+}
+
+/**
+ * A plugin's SQL names only its own tables: core's reach it through the
+ * ports of the plugin API. Its migrations may still reference core's
+ * subscription ids with a foreign key (declared, so a deleted subscription
+ * takes its rows along); tests may look anywhere.
+ */
+function coreTableUses(source: string, tables: readonly string[]): string[] {
+  return tables.filter((table) => new RegExp(`\\b${table}\\b`).test(source));
+}
+
+function pluginSqlViolations(): string[] {
+  const tables = coreTables();
+  return tsFiles(path.join(projectRoot, 'plugins'))
+    .filter((file) => !isTestCode(file) && !file.split(path.sep).includes('migrations'))
+    .flatMap((file) => coreTableUses(readFileSync(file, 'utf8'), tables).map((table) => `${path.relative(projectRoot, file)} names core table ${table}`));
+}
+
 describe('architecture', () => {
+  it("plugins' SQL never names a core table", () => {
+    expect(coreTables()).toEqual(expect.arrayContaining(['notification_delivery_ledger', 'notification_subscriptions', 'notification_events']));
+    expect(pluginSqlViolations()).toEqual([]);
+  });
+
+  it('the table scan sees a core table in SQL text (a check that cannot fail is no check)', () => {
+    expect(coreTableUses("SELECT s.is_active FROM notification_subscriptions s", coreTables())).toEqual(['notification_subscriptions']);
+    expect(coreTableUses("SELECT 1 FROM email_outbox", coreTables())).toEqual([]);
+  });
+
   it('plugins import only #plugin-api and their own folder; core imports no plugin', () => {
     expect(boundaryViolations()).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import net from 'node:net';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { startSmtpReceiver, type SmtpReply } from '../../demo/mail-inbox/smtp-receiver.ts';
 import { parseEmail, type ParsedEmail } from './smtp-message.ts';
 
 /**
- * An SMTP relay for tests: smtp-server behind a loopback front port, AUTH
+ * An SMTP relay for tests: the demo's SMTP receiver behind a loopback front port, AUTH
  * required (PLAIN or LOGIN, the API key as password, no TLS), every
  * accepted message kept and parsed. Faults: refuse messages with a 4xx or
  * 5xx reply, hang after DATA (the message is never accepted), or go down
@@ -64,50 +64,31 @@ export async function startSmtpDouble(options: SmtpDoubleOptions = {}): Promise<
   let authFailures = 0;
   let fault: SmtpFault | null = null;
   let faultCount = 0;
-  const hung = new Set<(err: Error) => void>();
+  const hung = new Set<SmtpReply>();
 
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authOptional: false,
-    authMethods: ['PLAIN', 'LOGIN'],
-    logger: false,
-    closeTimeout: 100,
-    onAuth(auth, _session, callback) {
-      if (auth.username === user && auth.password === apiKey) return callback(null, { user: auth.username });
-      authFailures++;
-      return callback(Object.assign(new Error('Invalid username or API key'), { responseCode: 535 }));
-    },
-    onData(stream, session: SMTPServerSession, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => void (keep && chunks.push(chunk)));
-      stream.on('end', () => {
-        const current = faultCount > 0 ? fault : null;
-        if (current) faultCount--;
-        if (current?.kind === 'hang') {
-          hung.add(callback);
-          return;
-        }
-        if (current?.kind === 'reject') {
-          return callback(Object.assign(new Error(current.message ?? 'Refused by the test relay'), { responseCode: current.code }));
-        }
-        accepted++;
-        if (!keep) return callback(null, `Queued as ${accepted}`);
-        const raw = Buffer.concat(chunks).toString('utf8');
-        messages.push({
-          ...parseEmail(raw),
-          raw,
-          envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          user: typeof session.user === 'string' ? session.user : undefined,
-        });
-        callback(null, `Queued as ${accepted}`);
-      });
+  const receiver = await startSmtpReceiver({
+    keepBodies: keep,
+    checkLogin: (username, password) => username === user && password === apiKey,
+    onLoginRefused: () => void authFailures++,
+    onMessage(message, reply) {
+      const current = faultCount > 0 ? fault : null;
+      if (current) faultCount--;
+      if (current?.kind === 'hang') {
+        hung.add(reply);
+        return;
+      }
+      if (current?.kind === 'reject') {
+        return reply(Object.assign(new Error(current.message ?? 'Refused by the test relay'), { responseCode: current.code }));
+      }
+      accepted++;
+      if (keep) {
+        const raw = message.raw.toString('utf8');
+        messages.push({ ...parseEmail(raw), raw, envelopeFrom: message.envelopeFrom, envelopeTo: message.envelopeTo, user: message.user });
+      }
+      reply(null, `Queued as ${accepted}`);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const innerPort = (server.server.address() as net.AddressInfo).port;
+  const innerPort = receiver.port;
 
   // The front port: what the service connects to, and what goes down.
   const sockets = new Set<net.Socket>();
@@ -202,7 +183,7 @@ export async function startSmtpDouble(options: SmtpDoubleOptions = {}): Promise<
       releaseHung();
       if (listening) await new Promise<void>((resolve) => front.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await receiver.close();
     },
   };
 }

@@ -27,7 +27,9 @@ function splitEntity(raw: string): Entity {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
-    headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()]);
+    const values = headers.get(name);
+    if (values) values.push(line.slice(colon + 1).trim());
+    else headers.set(name, [line.slice(colon + 1).trim()]);
   }
   return { headers, body };
 }

@@ -4,7 +4,7 @@ import { projectRoot } from '../../core/paths.ts';
 import { startPushServerDouble } from '../doubles/push-server-double.ts';
 import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
-import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
 
 describe.runIf(await postgresReachable())('power outages across a kill -9 of the service', () => {
@@ -12,14 +12,7 @@ describe.runIf(await postgresReachable())('power outages across a kill -9 of the
     const database = await provisionDatabase('postgres');
     const [feed, push] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble()]);
     const pluginsDir = realPluginsDir(['utility-power-outages', 'delivery-push']);
-    const env = e2eEnv(feed, push, {
-      ...database.env,
-      PowerOutages__Enabled: 'true',
-      PowerOutages__PollingIntervalSeconds: '3600',
-      NotificationPipeline__DispatchIntervalSeconds: '1',
-      NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: '',
-      NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: '',
-    });
+    const env = killTestEnv(feed, push, database.env);
     const setup = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
     const created = await setup.app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'k', feedId: 'utility.power-outages', delivery: { provider: 'Push' } } });
     const topic = created.json().delivery.destination as string;

@@ -12,6 +12,7 @@ const outage = (id: string, feeder: string, areas: string[], timeRestored: strin
   id, feeder, areas, timeOff: '2026-11-22T08:15:00+05:30', timeRestored, cause: 'Fallen line', customersAffected: 1200,
 });
 
+// What every feed does (conditional polls, no repeat after a restart, feed faults, switched off) is in feed-contract.test.ts.
 describe('power outages end to end: feed double → monitor → pipeline → push double', () => {
   let database: ProvisionedDatabase;
   let feed: UtilityFeedDouble;
@@ -69,15 +70,6 @@ describe('power outages end to end: feed double → monitor → pipeline → pus
     expect((await storedOutages())[0].outage_notified_at).not.toBeNull();
   });
 
-  it('skips an unchanged feed (conditional request) and the same state polled again', async () => {
-    const before = push.allMessages().length;
-    await poll();
-    feed.etags = false; // no ETag: the content hash decides
-    await poll();
-    feed.etags = true;
-    expect(push.allMessages().length).toBe(before);
-  });
-
   it('announces the restoration with the outage\'s sequence id, so it replaces it on the phone', async () => {
     feed.setPowerOutages([outage('PO-1', 'F12', ['Kandy', 'Peradeniya'], '2026-11-22T10:00:00+05:30'), outage('PO-2', 'F7', ['Galle Fort'], '2026-11-22T09:00:00+05:30')]);
     await poll();
@@ -87,34 +79,6 @@ describe('power outages end to end: feed double → monitor → pipeline → pus
     // First seen already restored: a RestoredAnnouncement, to the Galle subscriber and the system topic.
     expect(titles(topics.galle)).toEqual(['Power restored: Galle Fort']);
     expect(titles('utility-power-outages')).toHaveLength(3);
-  });
-
-  it('sends nothing again after a restart, even when the feed answer is processed again', async () => {
-    const before = push.allMessages().length;
-    await started.close();
-    await start();
-    await app.services.database.knex('endpoint_checks').delete();
-    await poll();
-    expect(push.allMessages().length).toBe(before);
-    expect(await app.services.database.knex('notification_delivery_ledger').where({ status: 'delivered' }).count({ n: '*' })).toEqual([{ n: 6 }]);
-  });
-
-  it.each(['http500', 'badJson', 'wrongShape', 'slow'] as const)('a feed fault (%s) fails that poll only: no event, nothing stored changes, still ready', async (fault) => {
-    const before = { messages: push.allMessages().length, outages: await storedOutages(), logs: started.logs.length };
-    feed.setPowerOutages([outage('PO-9', 'F12', ['Matale'])]);
-    feed.fault(fault, 1, 1500);
-    await poll();
-    expect(push.allMessages().length).toBe(before.messages);
-    expect(await storedOutages()).toEqual(before.outages);
-    const failure = started.logs.slice(before.logs).map((line) => JSON.parse(line)).find((line) => line.worker === MONITOR && line.level === 50);
-    expect(failure?.err?.message).toMatch(/HTTP 500|not JSON|unexpected shape|no answer within 1000 ms/);
-    expect((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
-    // The next poll gets the good answer and announces the outage once.
-    await poll();
-    expect(titles(topics.f12).filter((title) => title === 'Power outage: Matale')).toHaveLength(1);
-    await app.services.database.knex('power_outage_changes').where({ outage_id: 'PO-9' }).delete();
-    await app.services.database.knex('power_outages').where({ id: 'PO-9' }).delete();
-    await app.services.database.knex('notification_delivery_ledger').where({ source_key: 'PO-9' }).delete();
   });
 
   it('announcements need an admin token and reach the system topic and matching subscribers', async () => {
@@ -131,26 +95,5 @@ describe('power outages end to end: feed double → monitor → pipeline → pus
     expect(titles('utility-power-outages').at(-1)).toBe('Storm warning');
     expect(titles(topics.f12).at(-1)).toBe('Storm warning');
     expect(titles(topics.galle)).not.toContain('Storm warning');
-  });
-});
-
-describe('a disabled feed', () => {
-  it('receives no request', async () => {
-    const database = await provisionDatabase(await preferredKind());
-    const [feed, push] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble()]);
-    const started = await startTestApp({
-      database,
-      pluginsDir: realPluginsDir(['utility-power-outages', 'delivery-push']),
-      env: e2eEnv(feed, push, { PowerOutages__Enabled: 'false', NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: '', NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: '' }),
-    });
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(started.app.services.workers.names).not.toContain(MONITOR);
-      expect(feed.requests['/power-outages']).toBeUndefined();
-    } finally {
-      await started.close();
-      await Promise.all([feed.close(), push.close()]);
-      await database.drop();
-    }
   });
 });

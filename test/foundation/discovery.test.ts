@@ -39,7 +39,7 @@ describe('plugin discovery', () => {
   it('lists a dropped-in plugin in the catalog, applies its migration and runs its worker when enabled', async () => {
     const { app } = await start({ FixtureFeed__Enabled: 'true' });
     const feeds = (await app.inject({ method: 'GET', url: '/api/notification-feeds' })).json();
-    expect(feeds).toContainEqual({ id: 'fixture.items', displayName: 'Fixture items', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'] });
+    expect(feeds).toContainEqual({ id: 'fixture.items', displayName: 'Fixture items', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'], filterProperties: { keywords: 'Keywords' } });
     expect(feeds.map((f: { id: string }) => f.id)).toEqual(['fixture.items', 'utility.power-outages', 'utility.scheduled-outages']);
     expect(monitors(app.services.workers.names)).toEqual(['fixture-feed.monitor']);
     // runImmediately: the first iteration writes a row into the plugin's own table.
@@ -65,8 +65,9 @@ describe('plugin discovery', () => {
     expect(feeds.find((f: { id: string }) => f.id === 'utility.power-outages')).toEqual({
       id: 'utility.power-outages',
       displayName: 'Power outages',
-      eventTypes: ['NewOutage', 'Restoration', 'RestoredAnnouncement', 'ManualAnnouncement'],
+      eventTypes: ['NewOutage', 'EstimateUpdated', 'Restoration', 'RestoredAnnouncement', 'ManualAnnouncement'],
       filterableFields: ['Feeder', 'Area', 'Keywords'],
+      filterProperties: { feeders: 'Feeder', locationKeywords: 'Area', keywords: 'Keywords' },
     });
     expect(app.services.registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
     await close();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPlatform } from '../../core/boot.ts';
+import { configurePlatform, loadPlatform } from '../../core/boot.ts';
 import { renderConfigReference, renderEnvTemplate, REFERENCE_END, REFERENCE_START } from '../../core/config/env-template.ts';
 import { projectRoot } from '../../core/paths.ts';
 
@@ -16,6 +16,22 @@ describe('generated configuration files are current (run `npm run config:templat
     const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
     const block = readme.slice(readme.indexOf(REFERENCE_START) + REFERENCE_START.length, readme.indexOf(REFERENCE_END)).trim();
     expect(block).toBe(renderConfigReference(schema, registry.templateExamples()));
+  });
+
+  it('says the system subscriptions are off unless set, as they are', async () => {
+    const { config } = await configurePlatform({});
+    expect(config.NotificationPipeline.SystemSubscriptions).toEqual({});
+    const reference = renderConfigReference(schema, registry.templateExamples());
+    const rows = reference.split('\n').filter((row) => row.includes('SystemSubscriptions__'));
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect(row).toMatch(/^\| `[^`]+` \| unset \| .*Not on by default; set to `[^`]+`/);
+    expect(renderEnvTemplate(schema, registry.templateExamples())).toContain('There is none by default');
+  });
+
+  it('tells where a .env file is read, next to the env template', () => {
+    expect(renderEnvTemplate(schema, [])).toContain('`npm start` (and `npm run migrate`, `npm run push:acl`) read a `.env` file in the project folder');
+    const scripts = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).scripts;
+    for (const name of ['start', 'migrate', 'push:acl']) expect(scripts[name]).toMatch(/^node --env-file-if-exists=\.env /);
   });
 
   it('names the keys of the contract', () => {

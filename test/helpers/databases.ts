@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { isProcessAlive } from '../../core/db/data-folder-lock.ts';
 import { projectRoot } from '../../core/paths.ts';
 
 /** Admin connection of the test PostgreSQL server; each test file gets a fresh database on it. */
@@ -91,15 +92,6 @@ export function tmpRoot(): string {
   return path.join(projectRoot, 'test', '.tmp');
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Drops databases left by earlier runs (a killed run cannot clean up after
  * itself): only those whose creating process is gone, so runs side by side
@@ -111,7 +103,7 @@ export async function dropLeftoverDatabases(): Promise<void> {
     const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DB_PREFIX}%`]);
     for (const { datname } of rows) {
       const pid = Number(datname.slice(TEST_DB_PREFIX.length).split('_')[0]);
-      if (Number.isInteger(pid) && processAlive(pid)) continue;
+      if (Number.isInteger(pid) && isProcessAlive(pid)) continue;
       await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     }
   });

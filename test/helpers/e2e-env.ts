@@ -7,10 +7,11 @@ import { tmpRoot } from './databases.ts';
 
 export const E2E_JWT_SECRET = 'e2e-jwt-secret-0123456789abcdef';
 
-/** A plugins folder with the named real plugins (end-to-end tests leave out what they do not exercise). */
-export function realPluginsDir(names: string[]): string {
+/** A plugins folder with the named real plugins (end-to-end tests leave out what they do not exercise), and fixture plugins. */
+export function realPluginsDir(names: string[], fixtures: string[] = []): string {
   const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
   for (const name of names) cpSync(path.join(projectRoot, 'plugins', name), path.join(dir, name), { recursive: true });
+  for (const name of fixtures) cpSync(path.join(projectRoot, 'test', 'fixtures', 'plugins', name), path.join(dir, name), { recursive: true });
   return dir;
 }
 
@@ -32,4 +33,17 @@ export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: R
     Jwt__Secret: E2E_JWT_SECRET,
     ...extra,
   };
+}
+
+/** The env of a service process a kill test starts and kills: the power-outage monitor on (polled once at start), the other feed's system subscription off. */
+export function killTestEnv(feed: UtilityFeedDouble, push: PushServerDouble, databaseEnv: Record<string, string>, extra: Record<string, string> = {}): Record<string, string> {
+  return e2eEnv(feed, push, {
+    ...databaseEnv,
+    PowerOutages__Enabled: 'true',
+    PowerOutages__PollingIntervalSeconds: '3600',
+    NotificationPipeline__DispatchIntervalSeconds: '1',
+    NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: '',
+    NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: '',
+    ...extra,
+  });
 }

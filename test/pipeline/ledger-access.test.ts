@@ -25,15 +25,15 @@ describe('ledger access of transactional targets', () => {
       const { id } = await row();
       expect((await row()).status).toBe('queued');
       const ledger = createLedgerAccess(knex);
-      await ledger.recordQueuedOutcomes([{ ledgerId: id, kind: 'failed', reason: 'dead after 8 attempts' }]);
+      await ledger.settle([{ ledgerId: id, kind: 'failed', reason: 'dead after 8 attempts' }]);
       expect(await row()).toMatchObject({ status: 'failed', last_error: 'dead after 8 attempts' });
-      await ledger.recordQueuedOutcomes([{ ledgerId: id, kind: 'delivered' }]);
+      await ledger.settle([{ ledgerId: id, kind: 'delivered' }]);
       expect((await row()).status).toBe('failed'); // only queued rows are settled
-      await ledger.reopenQueued([id]);
+      await ledger.reopen([id]);
       expect(await row()).toMatchObject({ status: 'queued', last_error: null });
-      await ledger.recordQueuedOutcomes([{ ledgerId: id, kind: 'delivered' }]);
+      await ledger.settle([{ ledgerId: id, kind: 'delivered' }]);
       expect((await row()).status).toBe('delivered');
-      await ledger.reopenQueued([id]);
+      await ledger.reopen([id]);
       expect((await row()).status).toBe('delivered'); // a delivered row is never reopened
     } finally {
       await started.close();

@@ -127,6 +127,29 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     expect(await pushDeliveries()).toHaveLength(1);
   });
 
+  it('does not deliver to a subscription that stopped between its claim and its delivery', async () => {
+    const { id } = await subscribe(POWER, {});
+    await knex().transaction(async (trx) => {
+      await pipeline().processNotificationEvents([outage('PO-8', 'F1', ['Kandy'])], { trx });
+      await trx('notification_subscriptions').where({ id }).update({ is_active: false });
+    });
+    await dispatcher().settle();
+    expect((await pushDeliveries()).map((row) => row.subscription_public_id)).toEqual(['system-poweroutages']);
+    expect(await knex()('notification_delivery_ledger').where({ subscription_id: id }).first('status', 'last_error')).toEqual({
+      status: 'failed',
+      last_error: 'subscription is no longer active',
+    });
+  });
+
+  it('counts a system delivery only while it is live: one that failed for good no longer does (digest runs wait)', async () => {
+    await control('fail', 1);
+    const first = await pipeline().processNotificationEvents([outage('PO-10', 'F1', ['Kandy'])], { awaitDelivery: true });
+    expect(first).toMatchObject({ claimedCount: 1, wasSystemDelivery: true });
+    expect(await knex()('notification_delivery_ledger').first('status')).toEqual({ status: 'failed' });
+    const again = await pipeline().processNotificationEvents([outage('PO-10', 'F1', ['Kandy'])], { awaitDelivery: true });
+    expect(again).toMatchObject({ claimedCount: 0, wasSystemDelivery: false });
+  });
+
   it('reports no system delivery for a feed without a system subscription', async () => {
     await subscribe(SCHEDULED, {});
     const event: NotificationEvent = {
@@ -161,6 +184,22 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     const delivered = await pushDeliveries();
     expect(delivered).toHaveLength(2);
     expect(delivered[1].body).toContain('end: 17:00 → 19:00');
+    // A change still waiting when the outage is cancelled never arrives after the cancellation.
+    await pipeline().processNotificationEvents([updated('c', '20:00')], { awaitDelivery: true });
+    await pipeline().processNotificationEvents([{ feedId: SCHEDULED, eventType: 'Cancelled', sourceKey: 'SO-7', itemKey: 'SO-7', fields: {}, sourcePayload: { ...item, status: 'cancelled' } }], { awaitDelivery: true });
+    expect((await ledger()).map((row) => row.status)).toEqual(['delivered', 'superseded', 'delivered', 'superseded', 'delivered']);
+    expect((await pushDeliveries()).at(-1)!.title).toMatch(/^Planned outage cancelled/);
+  });
+
+  it('a Restoration supersedes the estimate updates of its outage still waiting for the cooldown, and nothing else', async () => {
+    const estimate = (id: string): NotificationEvent => ({ ...outage(id, 'F1', ['Kandy']), eventType: 'EstimateUpdated', sourceKey: `${id}:etr:1`, itemKey: id });
+    await pipeline().processNotificationEvents([outage('PO-20', 'F1', ['Kandy']), outage('PO-21', 'F1', ['Kandy'])], { awaitDelivery: true });
+    await pipeline().processNotificationEvents([estimate('PO-20'), estimate('PO-21')], { awaitDelivery: true });
+    expect(await pushDeliveries()).toHaveLength(2); // the system subscription's two NewOutages; the estimates wait
+    await pipeline().processNotificationEvents([outage('PO-20', 'F1', ['Kandy'], 'Restoration')], { awaitDelivery: true });
+    const rows = await knex()('notification_delivery_ledger').whereLike('source_key', '%:etr:%').orderBy('source_key').select('source_key', 'status');
+    expect(rows).toEqual([{ source_key: 'PO-20:etr:1', status: 'superseded' }, { source_key: 'PO-21:etr:1', status: 'pending' }]);
+    expect((await pushDeliveries()).map((row) => row.title)).toEqual(['Power outage: Kandy', 'Power outage: Kandy', 'Power restored: Kandy']);
   });
 
   it('returns once the deliveries are claimed, while a slow delivery is still running', async () => {
@@ -192,6 +231,8 @@ describe('the master switch', () => {
 describe('dispatcher shutdown', () => {
   it('does not wait forever for a target that ignores the abort signal', async () => {
     const { DeliveryDispatcher } = await import('../../core/pipeline/delivery-dispatcher.ts');
+    const { QueueRegistry } = await import('../../core/queue/queue-registry.ts');
+    const { createWakeups } = await import('../../core/queue/wakeups.ts');
     const { pino } = await import('pino');
     const lines: string[] = [];
     const database = await provisionDatabase((await databaseKinds())[0]);
@@ -203,17 +244,23 @@ describe('dispatcher shutdown', () => {
       await started.app.services.pipeline.processNotificationEvents([outage('PO-7', 'F1', ['X'])], {});
       await started.app.services.dispatcher.settle();
       await knex('notification_delivery_ledger').update({ status: 'pending' });
+      const log = pino({}, { write: (line: string) => void lines.push(line) });
+      const queues = new QueueRegistry(createWakeups(knex, 'pglite', log), log);
       const stuck = new DeliveryDispatcher({
         db: knex,
+        queues,
         targets: new Map([['Push', { provider: 'Push', startsActive: true, prepareDestination: () => 'x', subscribeUrl: () => null, deliver: () => new Promise(() => undefined) }]]),
-        log: pino({}, { write: (line: string) => void lines.push(line) }),
+        log,
         batchSize: 10,
         retry: { baseSeconds: 5, maxSeconds: 60, maxAttempts: 3 },
+        leaseSeconds: 30,
+        sweepSeconds: 60,
       });
+      queues.start({ sweeps: false });
       stuck.wake();
       await expect.poll(async () => (await knex('notification_delivery_ledger').where({ status: 'delivering' })).length).toBe(1);
       const before = Date.now();
-      await stuck.stop(300);
+      await queues.stop(300);
       expect(Date.now() - before).toBeLessThan(2000);
       expect(lines.join('')).toContain('still running after the grace period');
     } finally {

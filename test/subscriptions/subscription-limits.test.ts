@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { jwtFor, pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { rowCounts } from '../helpers/table-state.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const SECRET = 'test-jwt-secret-0123456789abcdef';
@@ -35,6 +36,7 @@ describe('subscription limits (contracts §5)', () => {
     expect(over.statusCode).toBe(429);
     expect(over.headers['retry-after']).toBe('3600');
     expect(over.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+    expect(over.json().message).toBe('at most 2 subscriptions per address: delete one first (SubscriptionLimits__MaxPerIp)');
     await started.close();
     started = await start();
     expect((await create('198.51.100.10')).statusCode).toBe(429);
@@ -51,6 +53,7 @@ describe('subscription limits (contracts §5)', () => {
     }
     const over = await create(ip);
     expect(over.statusCode).toBe(429);
+    expect(over.json().message).toMatch(/\(SubscriptionLimits__MaxPerIpPerDay\)$/);
     const retryAfter = Number(over.headers['retry-after']);
     const now = new Date();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -77,6 +80,74 @@ describe('subscription limits (contracts §5)', () => {
     expect((await create('198.51.100.10', user)).statusCode).toBe(201);
     const over = await create('198.51.100.10', user);
     expect(over.statusCode).toBe(429);
-    expect(over.json().message).toMatch(/at most 2 subscriptions per user/);
+    expect(over.json().message).toMatch(/at most 2 subscriptions per user.*\(SubscriptionLimits__MaxSubscriptionsPerUser\)$/);
+  });
+
+  const createdIpOf = async (response: { json(): { publicId: string } }) =>
+    (await started.app.services.database.knex('notification_subscriptions').where({ public_id: response.json().publicId }).first()).created_ip;
+
+  it('counts IPv6 clients per /64 prefix, whatever the spelling of the address', async () => {
+    expect((await create('2001:db8:1:1::1')).statusCode).toBe(201);
+    const second = await create('2001:DB8:1:1:ffff:0:0:2');
+    expect(second.statusCode).toBe(201);
+    expect(await createdIpOf(second)).toBe('2001:db8:1:1::/64');
+    const third = await create('2001:db8:1:1:abcd::3');
+    expect(third.statusCode).toBe(429);
+    expect(third.json().message).toMatch(/SubscriptionLimits__MaxPerIp\)$/);
+    // Another /64 is another client.
+    expect((await create('2001:db8:1:2::1')).statusCode).toBe(201);
+    // Through the proxy, the same prefix in capitals and in full.
+    const viaProxy = (client: string) => create('127.0.0.1', { 'x-forwarded-for': client });
+    expect((await viaProxy('2001:DB8:7::1')).statusCode).toBe(201);
+    expect((await viaProxy('2001:0db8:0007:0000::9')).statusCode).toBe(201);
+    expect((await viaProxy('2001:db8:7::10')).statusCode).toBe(429);
+    // An IPv4-mapped IPv6 address is the IPv4 client.
+    const mapped = await create('::ffff:198.51.100.60');
+    expect(await createdIpOf(mapped)).toBe('198.51.100.60');
+  });
+
+  it('ignores X-Forwarded-For entries that are not IP addresses', async () => {
+    const viaProxy = (header: string) => create('127.0.0.1', { 'x-forwarded-for': header });
+    expect(await createdIpOf(await viaProxy('203.0.113.61, hello'))).toBe('203.0.113.61');
+    expect(await createdIpOf(await viaProxy('203.0.113.62, <script>, 127.0.0.1'))).toBe('203.0.113.62');
+    // Nothing usable: the socket address counts.
+    expect(await createdIpOf(await viaProxy('hello'))).toBe('127.0.0.1');
+    expect(await createdIpOf(await viaProxy('x'.repeat(4000)))).toBe('127.0.0.1');
+    expect(await createdIpOf(await viaProxy('2001:DB8::1'))).toBe('2001:db8::/64');
+  });
+
+  const email = (destination: string) => ({ ...body, delivery: { provider: 'Email', destination } });
+
+  it('sends at most MaxVerificationsPerAddressPerDay verification emails to one address, whoever asks', async () => {
+    const knex = started.app.services.database.knex;
+    for (const [i, address] of ['victim@example.org', 'Victim@Example.org', 'VICTIM@example.ORG'].entries()) {
+      expect((await create(`192.0.2.${10 + i}`, {}, email(address))).statusCode).toBe(201);
+    }
+    const before = await rowCounts(knex);
+    const fromElsewhere = await create('192.0.2.20', {}, email('victim@EXAMPLE.org'));
+    expect(fromElsewhere.statusCode).toBe(429);
+    expect(fromElsewhere.json().message).toMatch(/\(SubscriptionLimits__MaxVerificationsPerAddressPerDay\)$/);
+    const now = new Date();
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    expect(Math.abs(Number(fromElsewhere.headers['retry-after']) - (midnight - now.getTime()) / 1000)).toBeLessThan(5);
+    const user = { authorization: `Bearer ${jwtFor(SECRET, { sub: 'another-user' })}` };
+    expect((await create('192.0.2.21', user, email('victim@example.org'))).statusCode).toBe(429);
+    expect(await rowCounts(knex)).toEqual(before);
+    // Another address has its own allowance; Push needs no verification.
+    expect((await create('192.0.2.22', {}, email('someone-else@example.org'))).statusCode).toBe(201);
+  });
+
+  it('in development, loopback callers are not held to the address limits; in production they are', async () => {
+    for (let i = 0; i < 4; i += 1) expect((await create('127.0.0.1')).statusCode).toBe(201);
+    expect((await create('::1')).statusCode).toBe(201);
+    await started.close();
+    started = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, NODE_ENV: 'production' } });
+    try {
+      expect((await create('::1')).statusCode).toBe(201);
+      expect((await create('::1')).statusCode).toBe(429);
+    } finally {
+      await started.close();
+      started = await start();
+    }
   });
 });

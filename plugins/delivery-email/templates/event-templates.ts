@@ -30,6 +30,7 @@ const template = (feedId: string, eventType: string, accent: string, label: stri
 
 const TEMPLATES: readonly EventTemplate[] = [
   template(POWER, 'NewOutage', RED, 'Power outage', 'An outage was reported in an area you follow.'),
+  template(POWER, 'EstimateUpdated', AMBER, 'New restoration estimate', 'The utility changed its estimate of when power comes back after an outage in an area you follow.'),
   template(POWER, 'Restoration', GREEN, 'Power restored', 'Power is back after an outage in an area you follow.'),
   template(POWER, 'RestoredAnnouncement', GREEN, 'Outage over', 'An outage in an area you follow was reported after power was already back.'),
   template(POWER, 'ManualAnnouncement', BLUE, 'Announcement', 'An announcement from the utility about an area you follow.'),

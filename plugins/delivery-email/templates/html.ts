@@ -1,9 +1,11 @@
+import { plainLines, withoutControls } from '#plugin-api';
+
 /** HTML text from untrusted strings (feed data, display names): every value passes through here. */
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Safe in element content and in quoted attribute values. */
+/** Safe in element content and in quoted attribute values; control characters and bidirectional overrides do not survive. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ENTITIES[char]);
+  return withoutControls(value).replace(/[&<>"']/g, (char) => ENTITIES[char]);
 }
 
 // "Feeder: F12" → the label in bold; a colon later in a sentence is left alone.
@@ -15,7 +17,7 @@ const FACT = /^([^:]{1,24}):\s(.*)$/;
  * piece is escaped before it is wrapped.
  */
 export function bodyHtml(body: string): string {
-  const paragraphs = body.replace(/\r\n?/g, '\n').split(/\n\s*\n/);
+  const paragraphs = plainLines(body).split(/\n\s*\n/);
   return paragraphs
     .map((paragraph) =>
       paragraph

@@ -1,0 +1,208 @@
+/**
+ * `npm run bench:e2e` (N=100000 by default; `N=1000000 npm run bench:e2e`):
+ * the real service end to end, black-box, on PostgreSQL. It starts
+ * `node core/main.ts` (what `npm start` runs) with a lean push sink in a
+ * process of its own and a feed double here; creates subscribers (some
+ * through the API, 32 at once from 250 addresses, to time creates; the rest
+ * in SQL); serves one new outage; and measures poll → first and poll → last
+ * message, the largest gap between two polls, and the service's peak RSS.
+ * In the same run it measures the floor: one INSERT … SELECT of N rows into
+ * a table with the ledger's unique key, plus N raw undici POSTs to the same
+ * sink (the same connections and requests in flight as the push target).
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { startFeedApiServer } from '../demo/sample-feed/feed-api-server.ts';
+import { startServiceProcess } from '../demo/service-process.ts';
+import { freeLoopbackPort } from '../demo/web/loopback.ts';
+import { benchDatabase } from './bench-support.ts';
+import { cpuSeconds, inParallel, largestGap, postgresCpuSeconds, ratio, rssSampler, waitFor, wallClock } from './e2e/measure.ts';
+
+const N = Number(process.env.N ?? 100_000);
+const PERIOD_SECONDS = 5;
+const CREATES = Number(process.env.CREATES ?? 3000);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
+const IN_FLIGHT = 256;
+const TOKEN = 'tk_benchbenchbenchbenchbenchbench'.slice(0, 32);
+
+const database = await benchDatabase();
+if (!database) throw new Error('bench:e2e needs the PostgreSQL server (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432)');
+const cleanups: Array<() => Promise<unknown> | unknown> = [() => database.drop()];
+const finish = async () => {
+  for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+};
+
+try {
+  // The push sink, in a process of its own so it is never the bottleneck of this one.
+  const sinkProcess = spawn(process.execPath, ['bench/e2e/push-sink.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => sinkProcess.kill('SIGTERM'));
+  const sinkPort = await new Promise<number>((resolve) => {
+    createInterface({ input: sinkProcess.stdout! }).once('line', (line) => resolve(JSON.parse(line).port));
+  });
+  const sinkUrl = `http://127.0.0.1:${sinkPort}`;
+  const sinkStats = async () => (await fetch(`${sinkUrl}/stats`)).json() as Promise<{ publishes: number; distinct: number; first: number; last: number }>;
+
+  // The feed double: empty until the measured outage appears; every poll's time is kept.
+  let outages: unknown[] = [];
+  let changedAt = 0;
+  let servedChange = 0;
+  const polls: number[] = [];
+  const feed = await startFeedApiServer({
+    apiKey: 'bench-feed-key',
+    answers: {
+      '/power-outages': () => {
+        const at = wallClock();
+        polls.push(at);
+        if (changedAt > 0 && servedChange === 0) servedChange = at;
+        return { outages };
+      },
+      '/scheduled-outages': () => ({ outages: [] }),
+    },
+    etags: () => true,
+  });
+  cleanups.push(() => feed.close());
+
+  const port = await freeLoopbackPort();
+  const serviceUrl = `http://127.0.0.1:${port}`;
+  const output: string[] = [];
+  const service = startServiceProcess(
+    {
+      PATH: process.env.PATH ?? '',
+      ...(process.env.SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS } : {}),
+      NODE_ENV: 'production',
+      Logging__Level: 'warn',
+      Server__Port: String(port),
+      PublicBaseUrl: serviceUrl,
+      ConnectionStrings__DefaultConnection: database.url,
+      ExternalProvider__BaseUrl: feed.baseUrl,
+      ExternalProvider__ApiKey: 'bench-feed-key',
+      PowerOutages__Enabled: 'true',
+      PowerOutages__PollingIntervalSeconds: String(PERIOD_SECONDS),
+      PowerOutages__FeedTimeoutSeconds: '5',
+      Notifications__Push__BaseUrl: sinkUrl,
+      Notifications__Push__PublishToken: TOKEN,
+      Notifications__Push__Connections: String(CONNECTIONS),
+      SubscriptionLimits__MaxPerIp: '100000',
+      SubscriptionLimits__MaxPerIpPerDay: '100000',
+      // Settings to compare, as KEY=value pairs: SERVICE_ENV='NotificationPipeline__FanoutPageSize=5000 …'
+      ...Object.fromEntries((process.env.SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string])),
+    },
+    serviceUrl,
+    (chunk) => void output.push(chunk.toString()),
+  );
+  cleanups.push(() => service.stop());
+  await service.ready.catch((error: unknown) => {
+    process.stderr.write(output.join(''));
+    throw error;
+  });
+
+  // API creates: 32 at once, from 250 client addresses (through the trusted loopback proxy).
+  const creates = Math.min(CREATES, N);
+  const createPool = new Pool(serviceUrl, { connections: 32 });
+  cleanups.push(() => createPool.close());
+  const createStarted = performance.now();
+  await inParallel(creates, 32, async (index) => {
+    const response = await createPool.request({
+      method: 'POST',
+      path: '/api/notification-subscriptions',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${index % 250 >> 8}.${index % 250}` },
+      body: JSON.stringify({ displayName: `bench ${index}`, feedId: 'utility.power-outages', delivery: { provider: 'Push' } }),
+    });
+    const text = await response.body.text();
+    if (response.statusCode !== 201) throw new Error(`create answered ${response.statusCode}: ${text}`);
+  });
+  const createSeconds = (performance.now() - createStarted) / 1000;
+
+  // The rest of the subscribers in SQL, with a mix of filters that all match the outage.
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  await db.query(
+    `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+     SELECT 'bench-' || g, 'bench ' || g, 'utility.power-outages',
+            CASE g % 4 WHEN 0 THEN '{}'::jsonb WHEN 1 THEN '{"feeders":["F12"]}'::jsonb
+                       WHEN 2 THEN '{"locationKeywords":["kandy"]}'::jsonb ELSE '{"keywords":["peradeniya"]}'::jsonb END,
+            'Push', 'alerts-bench-' || g, 'Anonymous', true
+       FROM generate_series(1, $1::int) AS g`,
+    [N - creates],
+  );
+  await db.query('ANALYZE notification_subscriptions');
+
+  // One new outage: poll → first and last message, poll gaps and RSS while it fans out.
+  await waitFor(async () => polls.length >= 2, 30_000);
+  await fetch(`${sinkUrl}/reset`, { method: 'POST' });
+  const rss = rssSampler(service.pid);
+  const pollsBefore = polls.length;
+  const cpuBefore = { service: cpuSeconds(service.pid), sink: cpuSeconds(sinkProcess.pid), postgres: postgresCpuSeconds() };
+  outages = [{ id: 'PO-BENCH', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' }];
+  changedAt = wallClock();
+  await waitFor(async () => (await sinkStats()).publishes >= N, 3_600_000, 100);
+  const fanout = await sinkStats();
+  const cpu = {
+    service: cpuSeconds(service.pid) - cpuBefore.service,
+    sink: cpuSeconds(sinkProcess.pid) - cpuBefore.sink,
+    postgres: postgresCpuSeconds() - cpuBefore.postgres,
+  };
+  // One more period, so a poll skipped at the very end of the fan-out still shows.
+  await new Promise((resolve) => setTimeout(resolve, (PERIOD_SECONDS + 1) * 1000));
+  const peakRss = rss.stop();
+  const gap = largestGap(polls.slice(pollsBefore - 1)) / 1000;
+  const firstSeconds = (fanout.first - servedChange) / 1000;
+  const lastSeconds = (fanout.last - servedChange) / 1000;
+  const duplicates = fanout.publishes - fanout.distinct;
+  await service.stop();
+
+  // The floor, in the same run: the database's fastest claim of N rows, and N raw POSTs.
+  await db.query('CREATE TABLE bench_floor (LIKE notification_delivery_ledger INCLUDING DEFAULTS INCLUDING INDEXES)');
+  const [{ event_id: eventId }] = (await db.query('SELECT id AS event_id FROM notification_events LIMIT 1')).rows;
+  let started = performance.now();
+  await db.query(
+    `INSERT INTO bench_floor (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status)
+     SELECT id, 'PO-BENCH', 'NewOutage', feed_id, 'PO-BENCH', $1, provider, 'pending'
+       FROM notification_subscriptions WHERE feed_id = 'utility.power-outages' AND is_active`,
+    [eventId],
+  );
+  const floorInsertSeconds = (performance.now() - started) / 1000;
+  await fetch(`${sinkUrl}/reset`, { method: 'POST' });
+  const cpuBeforeFloor = { sink: cpuSeconds(sinkProcess.pid) };
+  const pool = new Pool(sinkUrl, { connections: CONNECTIONS });
+  cleanups.push(() => pool.close());
+  started = performance.now();
+  await inParallel(N, IN_FLIGHT, async (index) => {
+    const response = await pool.request({
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({
+        topic: `alerts-bench-${index}`,
+        title: 'Power outage: Kandy, Peradeniya',
+        message: 'Feeder: F12\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 GMT+5:30\nCause: Fallen line',
+        priority: 4,
+        tags: ['warning', 'electric_plug'],
+        sequence_id: 'po-PO-BENCH',
+      }),
+    });
+    await response.body.dump();
+  });
+  const floorPostSeconds = (performance.now() - started) / 1000;
+  const floorCpu = { client: process.cpuUsage(), sink: cpuSeconds(sinkProcess.pid) - cpuBeforeFloor.sink };
+  const floorSeconds = floorInsertSeconds + floorPostSeconds;
+
+  const line = (label: string, value: string, target: string) => `${label.padEnd(44)} ${value.padStart(22)}   ${target}`;
+  const s = (seconds: number) => `${seconds.toFixed(2)} s`;
+  console.log(`bench:e2e — ${N.toLocaleString('en')} subscribers, poll period ${PERIOD_SECONDS} s, PostgreSQL, node ${process.version}`);
+  console.log(line('API creates, 32 at once from 250 addresses', `${Math.round(creates / createSeconds)}/s`, `(target >= 1500/s; ${creates} creates)`));
+  console.log(line('poll → first message', s(firstSeconds), '(target <= 1 s)'));
+  console.log(line('poll → last message', `${s(lastSeconds)} (${Math.round(N / lastSeconds)}/s)`, `(${ratio(lastSeconds, floorSeconds).toFixed(2)}x the floor; target <= 1.3x)`));
+  console.log(line('floor: INSERT … SELECT of N ledger rows', s(floorInsertSeconds), ''));
+  console.log(line('floor: N raw undici POSTs to the sink', `${s(floorPostSeconds)} (${Math.round(N / floorPostSeconds)}/s)`, `(${CONNECTIONS} connections, ${IN_FLIGHT} in flight)`));
+  console.log(line('floor: together', s(floorSeconds), ''));
+  console.log(line('largest gap between two polls', s(gap), `(target <= ${PERIOD_SECONDS + 1} s)`));
+  console.log(line('peak RSS of the service during the fan-out', `${peakRss.toFixed(0)} MiB`, '(target <= 300 MB)'));
+  console.log(line('messages at the sink', `${fanout.publishes}`, `(${duplicates} duplicates)`));
+  console.log(line('CPU during the fan-out: service, PostgreSQL, sink', `${cpu.service.toFixed(1)} + ${cpu.postgres.toFixed(1)} + ${cpu.sink.toFixed(1)} s`, `(floor's POSTs: sink ${floorCpu.sink.toFixed(1)} s)`));
+} finally {
+  await finish();
+}

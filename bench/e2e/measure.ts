@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Resident memory of a process in MiB, from /proc (Linux); 0 where there is none. */
+export function rssMiB(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the peak seen. */
+export function rssSampler(pid: number | undefined, everyMs = 50) {
+  let peak = rssMiB(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, rssMiB(pid));
+    },
+  };
+}
+
+/** The largest gap between consecutive times (ms), or 0 with fewer than two. */
+export function largestGap(times: readonly number[]): number {
+  let largest = 0;
+  for (let i = 1; i < times.length; i += 1) largest = Math.max(largest, times[i] - times[i - 1]);
+  return largest;
+}
+
+export const wallClock = () => performance.timeOrigin + performance.now();
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** Runs `count` calls of `fn` with at most `limit` at once. */
+export async function inParallel(count: number, limit: number, fn: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
+}
+
+export const ratio = (value: number, floor: number) => (floor > 0 ? value / floor : Number.NaN);
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 where there is none. */
+export function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL server process of this machine (the backends of all clients). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}

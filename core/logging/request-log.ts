@@ -1,0 +1,26 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { redactUrl } from './redaction.ts';
+
+/** Probed every few seconds by load balancers, monitors and Prometheus: their lines are noise at info. */
+export const QUIET_ROUTES: ReadonlySet<string> = new Set(['/', '/health', '/health/ready', '/metrics']);
+
+/**
+ * Fastify's request lines, one per request instead of two ("incoming
+ * request" and "request completed"): written when the request is
+ * answered, with method, path (tokens in the query redacted), status and
+ * duration, at info, or at debug for the probes above. A request Fastify
+ * finds no route for is that same one line (a 404).
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override routeNotFound(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const route = request.routeOptions.url;
+    const level = error ? 'error' : route !== undefined && QUIET_ROUTES.has(route) ? 'debug' : 'info';
+    const url = redactUrl(request.url);
+    const ms = Math.round(reply.elapsedTime);
+    reply.log[level]({ method: request.method, url, statusCode: reply.statusCode, ms, ...(error ? { err: error } : {}) }, `${request.method} ${url} ${reply.statusCode} ${ms} ms`);
+  }
+}

@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PollReport } from '../feeds/poll-report.ts';
+import type { PluginMetrics, ScrapedGaugeDefinition } from '../plugin-api/metrics-types.ts';
+import { cachedLoader } from './scrape-cache.ts';
+
+/** A delivery outcome as the ledger records it (`queued`: handed to a transactional target, counted when it settles). */
+export interface DeliveryObservation {
+  readonly provider: string;
+  readonly status: 'delivered' | 'retrying' | 'failed' | 'queued';
+}
+
+/**
+ * The service's Prometheus series (contracts: names and labels exact),
+ * in a registry of this app instance (two apps in one process, as in the
+ * tests, never share a series), plus the process defaults, which are the
+ * process's and are collected once. Counters count what this instance
+ * did; gauges read from the database report what every instance sees.
+ */
+export interface ServiceMetrics {
+  readonly enabled: boolean;
+  /** The text /metrics answers, and its content type. */
+  scrape(): Promise<{ contentType: string; body: string }>;
+  countPoll(report: PollReport): void;
+  countEvents(events: ReadonlyArray<{ readonly feedId: string; readonly eventType: string }>): void;
+  countDeliveries(outcomes: readonly DeliveryObservation[]): void;
+  observeDeliveryLatency(seconds: readonly number[]): void;
+  observeRequest(request: { method: string; route: string; statusCode: number; seconds: number }): void;
+  /** A gauge read from the database when scraped, cached for Metrics__DatabaseCacheSeconds. */
+  scrapedGauge(definition: ScrapedGaugeDefinition): void;
+  /** What a plugin's context gets. */
+  forPlugin(pluginId: string): PluginMetrics;
+}
+
+const LATENCY_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 21600];
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const COUNTED_OUTCOMES = new Set(['retrying', 'failed', 'delivered']);
+
+let processRegistry: Registry | undefined;
+
+/** The process's own series (CPU, memory, event loop, GC): one set per process, whatever the apps in it. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export function createServiceMetrics(options: { cacheSeconds: number; log: FastifyBaseLogger }): ServiceMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const polls = new Counter({ name: 'notification_feed_polls_total', help: 'Polls of each feed by outcome (changed, unchanged, failed).', labelNames: ['feed', 'outcome'], registers });
+  const events = new Counter({ name: 'notification_events_total', help: 'Events handed to the pipeline, by feed and event type.', labelNames: ['feed', 'event_type'], registers });
+  const deliveries = new Counter({
+    name: 'notification_deliveries_total',
+    help: 'Delivery outcomes recorded in the ledger, by provider (delivered, retrying, failed).',
+    labelNames: ['provider', 'outcome'],
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'notification_delivery_latency_seconds',
+    help: 'From the creation of an event to its delivery.',
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const http = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request durations by method, route and status code.',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+
+  const scrapedGauge = (definition: ScrapedGaugeDefinition) => {
+    const read = cachedLoader(options.cacheSeconds * 1000, () => definition.read());
+    new Gauge({
+      name: definition.name,
+      help: definition.help,
+      labelNames: [...definition.labelNames],
+      registers,
+      async collect() {
+        let samples;
+        try {
+          samples = await read();
+        } catch (err) {
+          // A scrape while the database is away shows no value rather than failing the whole answer.
+          options.log.warn({ err, metric: definition.name }, 'a metric could not be read from the database');
+          samples = [];
+        }
+        this.reset();
+        for (const sample of samples) this.set({ ...sample.labels }, sample.value);
+      },
+    });
+  };
+
+  return {
+    enabled: true,
+    async scrape() {
+      const merged = Registry.merge([processMetrics(), registry]);
+      return { contentType: registry.contentType, body: await merged.metrics() };
+    },
+    countPoll: (report) => polls.inc({ feed: report.feedId, outcome: report.outcome }),
+    countEvents(list) {
+      for (const event of list) events.inc({ feed: event.feedId, event_type: event.eventType });
+    },
+    countDeliveries(outcomes) {
+      for (const outcome of outcomes) if (COUNTED_OUTCOMES.has(outcome.status)) deliveries.inc({ provider: outcome.provider, outcome: outcome.status });
+    },
+    observeDeliveryLatency(seconds) {
+      for (const value of seconds) latency.observe(Math.max(0, value));
+    },
+    observeRequest: ({ method, route, statusCode, seconds }) => http.observe({ method, route, status_code: String(statusCode) }, seconds),
+    scrapedGauge,
+    forPlugin: () => ({ gauge: scrapedGauge }),
+  };
+}
+
+/** Metrics__Enabled=false: nothing is counted, nothing is read. */
+export const noMetrics: ServiceMetrics = Object.freeze({
+  enabled: false,
+  scrape: async () => ({ contentType: 'text/plain', body: '' }),
+  countPoll: () => undefined,
+  countEvents: () => undefined,
+  countDeliveries: () => undefined,
+  observeDeliveryLatency: () => undefined,
+  observeRequest: () => undefined,
+  scrapedGauge: () => undefined,
+  forPlugin: () => ({ gauge: () => undefined }),
+});

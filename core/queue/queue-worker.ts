@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BatchTally, LeasedQueueStore } from './leased-queue.ts';
+
+export interface QueueWorkerOptions<TItem, TOutcome> {
+  /** Names the queue in logs (`core.delivery-dispatcher`, `delivery-email.outbox`). */
+  readonly name: string;
+  readonly store: LeasedQueueStore<TItem, TOutcome>;
+  /**
+   * Works one leased batch and returns one outcome per item. Throwing is
+   * the worker's fault, not the items': nothing is settled and the rows
+   * are due again when their lease lapses. `token` is the batch's lease,
+   * for work that settles part of it in a transaction of its own.
+   */
+  work(batch: readonly TItem[], signal: AbortSignal, token: string): Promise<readonly TOutcome[]>;
+  /** Counts for the batch's log line (and other fields: the provider); also says whether any was a failure (logged as a warning). */
+  tally?(outcomes: readonly TOutcome[], batch: readonly TItem[]): { counts: BatchTally; failures: number };
+  /** Told each batch's outcomes once they are settled (metrics); must not throw. */
+  onSettled?(outcomes: readonly TOutcome[], batch: readonly TItem[]): void;
+  readonly batchSize: number;
+  readonly leaseSeconds: number;
+  /** Batches worked at once: the next is leased while the previous one's last items finish. */
+  readonly batchesInFlight?: number;
+  /** A timer wakes the worker for the next due row only when it falls due sooner than this (the sweep covers the rest). */
+  readonly sweepSeconds: number;
+  readonly log: FastifyBaseLogger;
+  readonly now?: () => Date;
+}
+
+const MIN_TIMER_MS = 250;
+
+/**
+ * Drains a leased queue: leases a bounded batch, works it while the lease
+ * is renewed, settles it, and goes on while batches come back full. Drains
+ * never overlap: a wake-up during one asks for another pass after it.
+ * Between drains a timer wakes it when the next retry or lapsed lease
+ * falls due. stop() waits for the batches under way, at most a grace
+ * period: work that ignores the abort signal cannot hold up shutdown (its
+ * rows are due again after their lease).
+ */
+export class QueueWorker<TItem, TOutcome> {
+  readonly #options: QueueWorkerOptions<TItem, TOutcome>;
+  readonly #abort = new AbortController();
+  #loop: Promise<void> | null = null;
+  /** Batches its owner leased and handed over (work()), still under way. */
+  readonly #outside = new Set<Promise<unknown>>();
+  #requested = false;
+  #started = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: QueueWorkerOptions<TItem, TOutcome>) {
+    this.#options = options;
+  }
+
+  get name(): string {
+    return this.#options.name;
+  }
+
+  get stopped(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  /** This instance works the queue: wake-ups start drains, and due times arm a timer. */
+  start(): void {
+    this.#started = true;
+  }
+
+  /** New work was committed (here, or on another instance): drain soon, in the background. */
+  wake(): void {
+    if (this.#started && !this.stopped) void this.drain();
+  }
+
+  /** Drains until nothing is due; resolves when a pass that began after this call has ended. Never rejects. */
+  drain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.#requested = true;
+    this.#loop ??= this.#run().finally(() => {
+      this.#loop = null;
+    });
+    return this.#loop;
+  }
+
+  /** Waits for the drain under way, then drains what is left. */
+  async settle(): Promise<void> {
+    while (this.#loop) await this.#loop;
+    await this.drain();
+  }
+
+  /** Works a batch its caller leased under `token` (chosen rows: /test, announcements); returns their outcomes. */
+  async work(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]> {
+    if (batch.length === 0) return [];
+    const working = this.#workAndSettle(batch, token);
+    // Shutdown waits for these too: their rows are leased, and settled only here.
+    const tracked: Promise<unknown> = working.then(() => undefined, () => undefined).finally(() => this.#outside.delete(tracked));
+    this.#outside.add(tracked);
+    return working;
+  }
+
+  async stop(graceMs = 10_000): Promise<void> {
+    this.#abort.abort();
+    clearTimeout(this.#timer);
+    if (!this.#loop && this.#outside.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = await Promise.race([
+      Promise.all([this.#loop, ...this.#outside]).then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (gaveUp) this.#options.log.warn({ queue: this.name }, 'shutdown: a batch was still running after the grace period; its rows are retaken after their lease');
+  }
+
+  async #run(): Promise<void> {
+    while (this.#requested && !this.stopped) {
+      this.#requested = false;
+      try {
+        await this.#drainOnce();
+      } catch (err) {
+        this.#options.log.error({ err, queue: this.name }, 'queue drain failed; the next sweep tries again');
+      }
+    }
+    if (this.#started && !this.stopped) {
+      await this.#armTimer().catch((err: unknown) => this.#options.log.warn({ err, queue: this.name }, 'next due time unknown'));
+    }
+  }
+
+  async #drainOnce(): Promise<void> {
+    const { store, batchSize } = this.#options;
+    const limit = Math.max(1, this.#options.batchesInFlight ?? 1);
+    const inFlight = new Set<Promise<unknown>>();
+    let failure: unknown;
+    while (!this.stopped && failure === undefined) {
+      const token = randomUUID();
+      const batch = await store.lease(batchSize, token);
+      if (batch.length === 0) break;
+      const working: Promise<unknown> = this.#workAndSettle(batch, token)
+        .catch((err: unknown) => void (failure ??= err))
+        .finally(() => inFlight.delete(working));
+      inFlight.add(working);
+      if (batch.length < batchSize) break;
+      if (inFlight.size >= limit) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure;
+  }
+
+  async #workAndSettle(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]> {
+    const { store, leaseSeconds, log } = this.#options;
+    const started = performance.now();
+    const heartbeat = setInterval(() => {
+      store.renew(token).catch((err: unknown) => log.warn({ err, queue: this.name }, 'lease renewal failed'));
+    }, (leaseSeconds * 1000) / 3);
+    heartbeat.unref();
+    let outcomes: readonly TOutcome[];
+    try {
+      outcomes = await this.#options.work(batch, this.#abort.signal, token);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await store.settle(token, outcomes);
+    this.#options.onSettled?.(outcomes, batch);
+    this.#logBatch(batch, outcomes, Math.round(performance.now() - started));
+    return outcomes;
+  }
+
+  /** One line per batch, never per item: a big fan-out or a relay outage must not flood the log. */
+  #logBatch(batch: readonly TItem[], outcomes: readonly TOutcome[], durationMs: number): void {
+    const tally = this.#options.tally?.(outcomes, batch);
+    const fields = { queue: this.name, batch: batch.length, ...tally?.counts, durationMs };
+    if (tally && tally.failures > 0) this.#options.log.warn(fields, 'queue batch settled; some items not delivered');
+    else this.#options.log.info(fields, 'queue batch settled');
+  }
+
+  async #armTimer(): Promise<void> {
+    clearTimeout(this.#timer);
+    const due = await this.#options.store.nextDueAt();
+    if (!due || this.stopped) return;
+    const delay = due.getTime() - (this.#options.now?.() ?? new Date()).getTime();
+    if (delay >= this.#options.sweepSeconds * 1000) return;
+    this.#timer = setTimeout(() => this.wake(), Math.max(MIN_TIMER_MS, delay));
+    this.#timer.unref();
+  }
+}

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+
+/**
+ * The statements of core's retention, each bounded to `limit` rows so a
+ * run never holds long locks or large transactions; each returns how many
+ * rows it removed (0: nothing is left).
+ */
+
+/** Settled ledger rows (delivered, failed, superseded) created before the cutoff. */
+export async function deleteSettledDeliveries(db: Knex, cutoff: Date, limit: number): Promise<number> {
+  const result = await db.raw(
+    `DELETE FROM notification_delivery_ledger WHERE id IN (
+       SELECT id FROM notification_delivery_ledger
+        WHERE status IN ('delivered', 'failed', 'superseded') AND created_at < ?
+        ORDER BY created_at LIMIT ?)`,
+    [cutoff, limit],
+  );
+  return Number(result.rowCount ?? 0);
+}
+
+/** Events created before the cutoff whose fan-out is done and that no ledger row references any more. */
+export async function deleteUnreferencedEvents(db: Knex, cutoff: Date, limit: number): Promise<number> {
+  const result = await db.raw(
+    `DELETE FROM notification_events WHERE id IN (
+       SELECT e.id FROM notification_events e
+        WHERE e.created_at < ? AND e.fanout_status = 'done'
+          AND NOT EXISTS (SELECT 1 FROM notification_delivery_ledger l WHERE l.event_id = e.id)
+        ORDER BY e.created_at LIMIT ?)`,
+    [cutoff, limit],
+  );
+  return Number(result.rowCount ?? 0);
+}
+
+/** The daily counters of the create limits, once their day is over (they only ever count today). */
+export async function deletePastCounters(db: Knex, today: string): Promise<number> {
+  let removed = 0;
+  for (const table of ['subscription_rate_counters', 'subscription_verification_counters']) {
+    const result = await db.raw(`DELETE FROM ?? WHERE day < ?::date`, [table, today]);
+    removed += Number(result.rowCount ?? 0);
+  }
+  return removed;
+}

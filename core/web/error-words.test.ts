@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { explainBadInput, explainFailure, retryAfterSeconds, waitWords } from './static/error-words.js';
+
+const NOW = new Date('2026-11-22T22:00:00.000Z');
+const clock = (date: Date) => date.toISOString().slice(11, 16);
+const failure = (status: number, message = '', retryAfter: string | null = null) => ({ status, body: message ? { statusCode: status, message } : null, retryAfter });
+
+describe('API failures in words a person understands', () => {
+  it.each([
+    [30, 'in 30 seconds'],
+    [1, 'in 1 second'],
+    [0, 'in 1 second'],
+    [60, 'in 1 minute'],
+    [299, 'in 5 minutes'],
+    [3600, 'in about 1 hour'],
+    [7200, 'in about 2 hours'],
+    [5 * 86_400, 'in about 5 days'],
+  ])('waiting %i s reads "%s"', (seconds, words) => {
+    expect(waitWords(seconds)).toBe(words);
+  });
+
+  it.each([
+    ['120', 120],
+    [' 7 ', 7],
+    ['Sun, 22 Nov 2026 22:10:00 GMT', 600],
+    ['Sun, 22 Nov 2026 21:00:00 GMT', 0],
+    ['soon', null],
+    [null, null],
+  ])('Retry-After %j is %j seconds', (value, seconds) => {
+    expect(retryAfterSeconds(value, NOW)).toBe(seconds);
+  });
+
+  it.each([
+    ['body/delivery/destination must be an email address', 'email', 'Email address: this is not an email address we can send to. Check it for typos.'],
+    ['body/filter/feeders/0 must NOT have more than 100 characters', 'feeders', 'Feeders: each entry can have at most 100 characters.'],
+    ['body/filter/locationKeywords must NOT have more than 50 items', 'areas', 'Areas: at most 50 entries, please.'],
+    ['body/displayName must NOT have more than 100 characters', 'name', 'Name: it can have at most 100 characters.'],
+    ['body/displayName must not be blank', 'name', 'Name: this must not be empty.'],
+    ['body/delivery/provider: Email is not available', 'provider', 'Deliver by: this service does not offer this way of delivery.'],
+    ['body/filter/eventTypes/0: "X" is not an event type of f (A, B)', 'eventTypes', 'Notify me about: this feed does not send that kind of alert. Reload the page.'],
+    ['body/filter/feeders: f cannot be filtered by Feeder', 'feeders', 'Feeders: this feed cannot be filtered this way.'],
+    ['body/feedId: unknown feed "x"', 'feed', 'Feed: this feed is not offered (any more). Reload the page.'],
+    ['body/filter/keywords/1 must match pattern "^a"', 'keywords', 'Keywords: must match pattern "^a"'],
+  ])('400 "%s" is about %s', (message, field, text) => {
+    expect(explainBadInput(message)).toEqual({ field, text });
+  });
+
+  it('a 400 about no known field keeps the service\'s words', () => {
+    expect(explainBadInput('body/filter must NOT have additional properties')).toEqual({ field: null, text: 'Please check your entries: body/filter must NOT have additional properties' });
+  });
+
+  it('a 429 on subscribe says when to try again, from Retry-After, with the local time', () => {
+    const text = explainFailure(failure(429, 'at most 3 subscriptions may be created per address per day', '7200'), 'subscribe', NOW, clock).text;
+    expect(text).toBe('You have reached the limit of new subscriptions for now. Please try again in about 2 hours (at 00:00), or delete one you no longer need from its manage page.');
+  });
+
+  it('a 429 on test names the cooldown\'s end', () => {
+    expect(explainFailure(failure(429, 'one test per 300 s', '240'), 'test', NOW, clock).text).toBe('A test was sent a short while ago. You can send another one in 4 minutes (at 22:04).');
+    expect(explainFailure(failure(429, '', null), 'test', NOW, clock).text).toBe('A test was sent a short while ago. You can send another one later.');
+  });
+
+  it.each([
+    [0, 'subscribe', 'The service could not be reached. Check your connection and try again.'],
+    [503, 'catalog', 'The list of feeds could not be loaded. Reload the page to try again.'],
+    [500, 'subscribe', 'Something went wrong on our side. Please try again in a few minutes.'],
+    [413, 'subscribe', 'That is too much text. Please shorten your lists and try again.'],
+    [401, 'view', 'This manage link is incomplete: the part after “#” is missing. Use the full “Manage this subscription” link from the page where you subscribed.'],
+    [403, 'delete', 'This manage link does not match the subscription. Use the full “Manage this subscription” link from the page where you subscribed.'],
+    [404, 'view', 'This subscription does not exist. It may have been deleted.'],
+  ] as const)('%i on %s reads in plain words', (status, action, text) => {
+    expect(explainFailure(failure(status, 'internal words'), action, NOW, clock)).toEqual({ field: null, text });
+  });
+
+  it('a 409 on test tells an unconfirmed address from a stopped subscription', () => {
+    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, clock).text).toMatch(/confirm your email address/);
+    expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, clock).text).toBe('This subscription is no longer active, so no test can be sent.');
+  });
+});

@@ -1,0 +1,50 @@
+// @ts-check
+// The pages' one way to call the service's HTTP API.
+import { explainFailure } from './error-words.js';
+
+/**
+ * @typedef {import('./error-words.js').ApiFailure} ApiFailure
+ * @typedef {import('./error-words.js').Action} Action
+ * @typedef {{ ok: true, status: number, body: any } | { ok: false, failure: ApiFailure }} ApiResult
+ */
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: unknown, token?: string }} [options]
+ * @returns {Promise<ApiResult>}
+ */
+export async function callApi(method, path, options = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token !== undefined) headers['x-subscription-token'] = options.token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: 'omit' });
+  } catch {
+    return { ok: false, failure: { status: 0, body: null, retryAfter: null } };
+  }
+  const text = await response.text().catch(() => '');
+  let body = null;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (response.ok) return { ok: true, status: response.status, body };
+  return { ok: false, failure: { status: response.status, body, retryAfter: response.headers.get('retry-after') } };
+}
+
+/**
+ * The failure in words, with this browser's clock and locale.
+ * @param {ApiFailure} failure
+ * @param {Action} action
+ */
+export function explain(failure, action) {
+  const formatTime = (/** @type {Date} */ date) => date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+  return explainFailure(failure, action, new Date(), formatTime);
+}
+
+/** @returns {Promise<ApiResult>} */
+export const loadCatalog = () => callApi('GET', '/api/notification-feeds');

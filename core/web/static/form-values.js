@@ -1,0 +1,87 @@
+// @ts-check
+// Pure helpers of the subscribe form: what the person typed becomes the API's create request.
+
+/**
+ * @typedef {{ id: string, displayName: string, eventTypes: string[], filterableFields: string[] }} Feed
+ * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, email: string, name: string }} FormInput
+ */
+
+/** The longest name the API takes. */
+export const MAX_NAME_LENGTH = 100;
+
+/**
+ * `" Kandy, ,Peradeniya "` → `["Kandy", "Peradeniya"]`: trimmed, empty entries and repeats dropped.
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function splitList(text) {
+  const seen = new Set();
+  const items = [];
+  for (const part of text.split(',')) {
+    const item = part.trim();
+    if (item === '' || seen.has(item.toLowerCase())) continue;
+    seen.add(item.toLowerCase());
+    items.push(item);
+  }
+  return items;
+}
+
+/**
+ * `NewOutage` → `New outage`, `DayBeforeReminder` → `Day before reminder`.
+ * @param {string} eventType
+ * @returns {string}
+ */
+export function eventTypeWords(eventType) {
+  const words = eventType.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').split(/[\s_-]+/).filter(Boolean);
+  return words.map((word, index) => (index === 0 ? word : /^[A-Z]+$/.test(word) && word.length > 1 ? word : word.toLowerCase())).join(' ');
+}
+
+/**
+ * The name used when the person gives none: the feed and the filter, at most 100 characters.
+ * @param {string} feedName
+ * @param {string[]} areas
+ * @param {string[]} feeders
+ * @returns {string}
+ */
+export function derivedName(feedName, areas, feeders) {
+  let name = feedName;
+  if (areas.length > 0) name += ` in ${areas.join(', ')}`;
+  if (feeders.length > 0) name += `${areas.length > 0 ? ',' : ''} on feeder${feeders.length > 1 ? 's' : ''} ${feeders.join(', ')}`;
+  const chars = [...name];
+  return chars.length <= MAX_NAME_LENGTH ? name : `${chars.slice(0, MAX_NAME_LENGTH - 1).join('').trimEnd()}…`;
+}
+
+/**
+ * The body of POST /api/notification-subscriptions. Only the filters the feed can apply are sent;
+ * no event type ticked means all of them (the criterion is left out).
+ * @param {Feed} feed
+ * @param {FormInput} input
+ */
+export function createRequest(feed, input) {
+  const can = (/** @type {string} */ field) => feed.filterableFields.includes(field);
+  const areas = can('Area') ? splitList(input.areas) : [];
+  const feeders = can('Feeder') ? splitList(input.feeders) : [];
+  const keywords = can('Keywords') ? splitList(input.keywords) : [];
+  /** @type {Record<string, string[]>} */
+  const filter = {};
+  if (areas.length > 0) filter.locationKeywords = areas;
+  if (feeders.length > 0) filter.feeders = feeders;
+  if (keywords.length > 0) filter.keywords = keywords;
+  const eventTypes = input.eventTypes.filter((type) => feed.eventTypes.includes(type));
+  if (eventTypes.length > 0) filter.eventTypes = eventTypes;
+  const displayName = input.name.trim() || derivedName(feed.displayName, areas, feeders);
+  /** @type {{ provider: string, destination?: string }} */
+  const delivery = { provider: input.provider };
+  if (input.provider === 'Email') delivery.destination = input.email.trim();
+  return { displayName, feedId: feed.id, filter, delivery };
+}
+
+/**
+ * The server and the topic of a push subscribe link, for the app's "Subscribe to topic" dialog.
+ * @param {string} subscribeUrl
+ * @returns {{ server: string, topic: string }}
+ */
+export function pushServerAndTopic(subscribeUrl) {
+  const cut = subscribeUrl.lastIndexOf('/');
+  return { server: subscribeUrl.slice(0, cut), topic: subscribeUrl.slice(cut + 1) };
+}

@@ -1,0 +1,123 @@
+// @ts-check
+// The manage page: /manage/{publicId}#token=…; the token stays in the fragment (never sent in a URL) and
+// goes to the API as X-Subscription-Token.
+import { callApi, explain, loadCatalog } from './api-client.js';
+import { byId, el, say } from './dom.js';
+import { eventTypeWords } from './form-values.js';
+import { pushSetup } from './push-setup.js';
+import { showCalendarLinks } from './calendar-links.js';
+
+/**
+ * @typedef {import('./form-values.js').Feed} Feed
+ * @typedef {{ publicId: string, displayName: string, feedId: string, isActive: boolean, subscribeUrl: string | null, createdAt: string,
+ *   filter: { feeders?: string[], locationKeywords?: string[], keywords?: string[], eventTypes?: string[] },
+ *   delivery: { provider: string, destination: string } }} Subscription
+ */
+
+const publicId = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1) ?? '');
+const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+const apiPath = `/api/notification-subscriptions/${encodeURIComponent(publicId)}`;
+const alertRegion = byId('manage-error');
+const statusRegion = byId('manage-status');
+const buttons = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('#subscription button')]);
+/** @type {Subscription | undefined} */
+let subscription;
+
+/**
+ * @param {string} term
+ * @param {string} value
+ */
+const detail = (term, value) => [el('dt', {}, term), el('dd', {}, value)];
+const listOrAny = (/** @type {string[] | undefined} */ list, /** @type {string} */ any) => (list && list.length > 0 ? list.join(', ') : any);
+
+/**
+ * @param {Subscription} shown
+ * @param {Feed | undefined} feed
+ */
+function showSubscription(shown, feed) {
+  const { filter, delivery } = shown;
+  byId('details-heading').textContent = shown.displayName;
+  const status = shown.isActive ? 'Active' : delivery.provider === 'Email' ? 'Waiting for you to confirm the email address (see your inbox)' : 'Stopped';
+  const deliveredBy = delivery.provider === 'Email' ? `Email to ${delivery.destination}` : delivery.provider === 'Push' ? 'Push notification (ntfy app)' : delivery.provider;
+  byId('details').replaceChildren(
+    ...detail('Feed', feed?.displayName ?? shown.feedId),
+    ...detail('Areas', listOrAny(filter.locationKeywords, 'Any')),
+    ...detail('Feeders', listOrAny(filter.feeders, 'Any')),
+    ...(filter.keywords?.length ? detail('Keywords', filter.keywords.join(', ')) : []),
+    ...detail('Notify me about', filter.eventTypes?.length ? filter.eventTypes.map(eventTypeWords).join(', ') : 'Everything this feed sends'),
+    ...detail('Delivered by', deliveredBy),
+    ...detail('Status', status),
+    ...detail('Created', new Date(shown.createdAt).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })),
+  );
+  if (delivery.provider === 'Push') byId('push-setup').replaceChildren(pushSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, token }));
+  void showCalendarLinks(byId('calendar-links'), { publicId: shown.publicId, token });
+  byId('subscription').hidden = false;
+}
+
+/** @param {boolean} busy */
+function setBusy(busy) {
+  for (const button of buttons) button.disabled = busy;
+}
+
+async function load() {
+  if (!token) {
+    byId('loading').hidden = true;
+    return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);
+  }
+  const [answer, catalog] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog()]);
+  byId('loading').hidden = true;
+  if (!answer.ok) return say(alertRegion, explain(answer.failure, 'view').text);
+  subscription = answer.body;
+  const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
+  showSubscription(answer.body, feeds.find((feed) => feed.id === answer.body.feedId));
+}
+
+async function sendTest() {
+  say(alertRegion, '');
+  say(statusRegion, '');
+  setBusy(true);
+  const answer = await callApi('POST', `${apiPath}/test`, { token });
+  setBusy(false);
+  if (!answer.ok) return say(alertRegion, explain(answer.failure, 'test').text);
+  const email = subscription?.delivery.provider === 'Email';
+  if (answer.body.deliveredCount > 0) {
+    say(statusRegion, email ? 'Test email on its way: it should arrive within a few minutes.' : 'Test notification sent: it should show on your phone in a moment.');
+  } else {
+    say(statusRegion, 'The test could not be delivered right now. The service keeps trying; if nothing arrives, its push server may be down or not set up.');
+  }
+}
+
+function askDelete() {
+  byId('actions').hidden = true;
+  byId('delete-confirm').hidden = false;
+  byId('delete-no').focus();
+}
+
+function keep() {
+  byId('delete-confirm').hidden = true;
+  byId('actions').hidden = false;
+  byId('delete-button').focus();
+}
+
+async function deleteSubscription() {
+  say(alertRegion, '');
+  say(statusRegion, '');
+  setBusy(true);
+  const answer = await callApi('DELETE', apiPath, { token });
+  setBusy(false);
+  if (!answer.ok) {
+    keep();
+    return say(alertRegion, explain(answer.failure, 'delete').text);
+  }
+  byId('subscription').hidden = true;
+  byId('push-setup').hidden = true;
+  byId('calendar-links').hidden = true;
+  say(statusRegion, 'Subscription deleted. You will get no more alerts from it.');
+  /** @type {HTMLElement} */ (document.querySelector('h1')).focus();
+}
+
+byId('test-button').addEventListener('click', () => void sendTest());
+byId('delete-button').addEventListener('click', askDelete);
+byId('delete-no').addEventListener('click', keep);
+byId('delete-yes').addEventListener('click', () => void deleteSubscription());
+void load();

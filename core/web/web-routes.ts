@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { Caller } from '../http/caller-auth.ts';
+import { manageTokenOf } from '../subscriptions/subscription-routes.ts';
+import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
+import { errorResponses, textResponse } from '../http/response-schemas.ts';
+import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';
+import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
+import { Errors } from '../errors.ts';
+import { ASSET_NAMES, loadAsset, PAGE_HEADERS, type PageAsset } from './page-assets.ts';
+
+export interface WebRouteOptions {
+  service: SubscriptionService;
+  /** Delivery providers installed (the page offers only these). */
+  providers: readonly string[];
+  authenticate(request: FastifyRequest): Caller;
+}
+
+// Loaded on the first QR code, not at start: most processes never render one.
+let qrCodeLibrary: Promise<typeof import('qrcode')> | undefined;
+
+const AssetParams = Type.Object({ name: Type.String({ maxLength: 64 }) });
+const tags = ['pages'];
+const page = (summary: string, description: string) => ({ summary, description, tags, response: { 200: textResponse('text/html', 'The page (it loads its script and stylesheet from /web/).') } });
+
+/**
+ * The pages for people: GET /subscribe and GET /manage/{publicId}, their
+ * scripts and stylesheet under /web/, and the QR code of a push
+ * subscription's subscribe link. The pages call the public HTTP API from
+ * the browser; nothing here bypasses it.
+ */
+export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) {
+  const assets = new Map<string, PageAsset>(ASSET_NAMES.map((name) => [name, loadAsset(name)]));
+  const subscribePage = loadAsset('subscribe.html');
+  const subscribeHtml = subscribePage.body.replace('data-providers=""', `data-providers="${options.providers.filter((p) => /^[A-Za-z0-9_-]+$/.test(p)).join(' ')}"`);
+  const managePage = loadAsset('manage.html');
+
+  app.get('/subscribe', { schema: page('The subscribe page', 'A form that creates a subscription through the API, for people in a browser.') }, async (_request, reply) =>
+    reply.headers(PAGE_HEADERS).type(subscribePage.contentType).send(subscribeHtml),
+  );
+
+  const managePageSchema = page('The manage page of a subscription', 'Shows it, sends a test, deletes it; the manage token travels in the fragment (#token=…), never to a server.');
+  app.get('/manage/:publicId', { schema: { ...managePageSchema, params: PublicIdParams } }, async (_request, reply) =>
+    reply.headers(PAGE_HEADERS).type(managePage.contentType).send(managePage.body),
+  );
+
+  const assetSchema = {
+    summary: 'A script or the stylesheet of the pages',
+    tags,
+    params: AssetParams,
+    response: {
+      200: { description: 'The file.', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+      ...errorResponses(404),
+    },
+  };
+  app.get<{ Params: { name: string } }>('/web/:name', { schema: assetSchema }, async (request, reply) => {
+    const asset = assets.get(request.params.name);
+    if (!asset) throw new Errors.NotFound(`no page asset ${request.params.name}`);
+    return reply.headers(PAGE_HEADERS).type(asset.contentType).send(asset.body);
+  });
+
+  // Encodes only the subscribe link of a subscription the caller may manage: not an open QR service.
+  app.get<{ Params: { publicId: string } }>(
+    '/web/subscriptions/:publicId/qr.svg',
+    {
+      schema: {
+        summary: 'The QR code of a push subscription\'s subscribe link',
+        tags,
+        security: [MANAGE_TOKEN, BEARER],
+        params: PublicIdParams,
+        response: { 200: textResponse('image/svg+xml', 'An SVG image.'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const view = options.service.view(await options.service.get(request.params.publicId, options.authenticate(request), manageTokenOf(request)));
+      if (!view.subscribeUrl) throw new Errors.NotFound(`subscription ${view.publicId} has no subscribe link`);
+      const QRCode = await (qrCodeLibrary ??= import('qrcode'));
+      const svg = await QRCode.toString(view.subscribeUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
+      return reply
+        .headers({ ...PAGE_HEADERS, 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store' })
+        .type('image/svg+xml')
+        .send(svg);
+    },
+  );
+}

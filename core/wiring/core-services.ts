@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createEndpointChecker } from '../feeds/endpoint-checker.ts';
+import { createAdminOnly, createCallerAuth, requireAdmin } from '../http/caller-auth.ts';
+import { QueueRegistry } from '../queue/queue-registry.ts';
+import { createLedgerAccess, createSubscriptionAccess } from '../subscriptions/plugin-access.ts';
+
+/** Core's own services, before any plugin: caller auth, the endpoint checker, the ports plugins get, the queues. */
+async function coreServices(app: FastifyInstance) {
+  const { db, wakeups, shutdown } = app.external;
+  const endpoints = createEndpointChecker(db);
+  shutdown.add('endpoint checker', () => endpoints.close());
+  const queues = new QueueRegistry(wakeups, app.log.child({ component: 'queues' }));
+  shutdown.add('queues', () => queues.stop());
+  const authenticate = createCallerAuth(app.platform.config.Jwt.Secret);
+  app.decorate('coreServices', {
+    auth: { authenticate, requireAdmin, adminOnly: createAdminOnly(authenticate) },
+    endpoints,
+    subscriptionAccess: createSubscriptionAccess(db),
+    ledgerAccess: createLedgerAccess(db, (rows) => app.observability.deliveries.settled(rows)),
+    queues,
+  });
+}
+
+export const coreServicesWiring = fp(coreServices, { name: 'np-core-services', dependencies: ['np-observability'] });

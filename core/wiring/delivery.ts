@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import type { DeliveryPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
+import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
+import { DeliveryDispatcher, DISPATCHER_QUEUE } from '../pipeline/delivery-dispatcher.ts';
+import { FanoutExpander } from '../pipeline/fanout-expander.ts';
+import type { FanoutRules } from '../pipeline/fanout.ts';
+import { DEFAULT_RETRY } from '../pipeline/retry-policy.ts';
+import { FilterCache } from '../pipeline/subscription-filter.ts';
+
+/**
+ * The delivery plugins: each gets its context (ports, never the pipeline)
+ * and builds its target; then the dispatcher that delivers through them.
+ * Decorates `delivery`.
+ */
+async function delivery(app: FastifyInstance) {
+  const { platform } = app;
+  const { db, shutdown } = app.external;
+  const core = app.coreServices;
+  const targets = new Map<string, DeliveryTarget>();
+  const contexts = new Map<string, DeliveryPluginContext>();
+  for (const manifest of platform.registry.deliveries) {
+    const log = app.log.child({ plugin: manifest.id });
+    const context: DeliveryPluginContext = {
+      pluginId: manifest.id,
+      config: platform.sectionsOf(manifest.id) as SectionsConfig<any>,
+      coreConfig: platform.config,
+      db,
+      log,
+      auth: core.auth,
+      now: platform.now,
+      topicAllowlist: platform.registry.topicAllowlist,
+      subscriptions: core.subscriptionAccess,
+      ledger: core.ledgerAccess,
+      queues: { define: <I, O>(definition: PluginQueueDefinition<I, O>) => core.queues.define(definition, log) },
+      metrics: app.observability.metrics.forPlugin(manifest.id),
+    };
+    contexts.set(manifest.id, context);
+    if (manifest.createTarget) targets.set(manifest.provider, await manifest.createTarget(context));
+  }
+  shutdown.add('delivery targets', async () => {
+    for (const target of targets.values()) await target.close?.().catch((err: unknown) => app.log.warn({ err }, 'closing a delivery target failed'));
+  });
+  const settings = platform.config.NotificationPipeline;
+  const coalesced = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Set(m.coalescedEventTypes ?? [])]));
+  const supersedes = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Map(Object.entries(m.supersedes ?? {}))]));
+  const rules: FanoutRules = {
+    filters: new FilterCache(),
+    installed: () => [...targets.keys()],
+    coalescedTypes: (feedId) => coalesced.get(feedId) ?? new Set(),
+    supersededTypes: (feedId, eventType) => supersedes.get(feedId)?.get(eventType) ?? [],
+    cooldownSeconds: settings.CooldownSeconds,
+  };
+  const dispatcher = new DeliveryDispatcher({
+    db,
+    queues: core.queues,
+    targets,
+    log: app.log.child({ component: 'dispatcher' }),
+    batchSize: settings.DispatchBatchSize,
+    batchesInFlight: settings.DispatchBatchesInFlight,
+    retry: { ...DEFAULT_RETRY, maxAttempts: settings.MaxDeliveryAttempts },
+    leaseSeconds: settings.DeliveryLeaseSeconds,
+    sweepSeconds: settings.DispatchIntervalSeconds,
+    now: platform.now,
+    // What feeds the ledger after a hand-over: settle() waits for it first (the expander, made below, feeds the dispatcher in turn).
+    upstream: { settle: () => expander.settle() },
+    onSettled: (outcomes) => app.observability.deliveries.dispatched(outcomes),
+  });
+  const expander = new FanoutExpander({
+    db,
+    queues: core.queues,
+    rules,
+    log: app.log.child({ component: 'fanout' }),
+    pageSize: settings.FanoutPageSize,
+    leaseSeconds: settings.DeliveryLeaseSeconds,
+    sweepSeconds: settings.DispatchIntervalSeconds,
+    notifyDispatch: (trx) => core.queues.notify(DISPATCHER_QUEUE, trx),
+    reserveDelivery: () => dispatcher.reserve(),
+  });
+  app.decorate('delivery', { targets, contexts, dispatcher, expander, rules });
+}
+
+export const deliveryWiring = fp(delivery, { name: 'np-delivery', dependencies: ['np-core-services'] });

@@ -1,0 +1,41 @@
+import fastifySchedule from '@fastify/schedule';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { runMigrations } from '../db/migrate.ts';
+import { Errors } from '../errors.ts';
+import { createWakeups } from '../queue/wakeups.ts';
+import { WorkerLeases } from '../scheduler/worker-leases.ts';
+import { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
+import type { Database } from '../db/database.ts';
+import { Shutdown } from './shutdown.ts';
+
+/**
+ * Third-party wiring, first: the database with every migration applied
+ * (a failed migration stops the start), the scheduler of the workers, and
+ * the wake-up channel. Decorates `external`.
+ */
+async function external(app: FastifyInstance, options: { database: Database }) {
+  const { platform } = app;
+  const { database } = options;
+  const shutdown = new Shutdown(app.log);
+  app.addHook('onClose', () => shutdown.run());
+  shutdown.add('database', () => database.knex.destroy());
+  const readiness = { migrated: false, pluginsLoaded: false };
+  try {
+    const report = await runMigrations(database, platform.registry.migrationDirs);
+    if (report.applied.length > 0) app.log.info({ applied: report.applied }, 'migrations applied');
+    readiness.migrated = true;
+  } catch (cause) {
+    await database.knex.destroy().catch(() => undefined);
+    throw new Errors.MigrationFailed((cause as Error).message, { cause });
+  }
+  const wakeups = createWakeups(database.knex, database.kind, app.log.child({ component: 'wakeups' }));
+  shutdown.add('wake-ups', () => wakeups.close());
+  await app.register(fastifySchedule);
+  const workers = new WorkerScheduler(app.scheduler, new WorkerLeases(database.knex, platform.instanceId), app.log);
+  shutdown.add('workers', () => workers.stop());
+  app.decorate('external', { database, db: database.knex, workers, wakeups, shutdown, readiness });
+}
+
+export const externalWiring = fp(external, { name: 'np-external' });
+

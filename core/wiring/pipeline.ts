@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FeedPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
+import { countedPipeline } from '../observability/counted-pipeline.ts';
+import { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
+import { SubscriptionService } from '../subscriptions/subscription-service.ts';
+
+/**
+ * ProcessNotificationEvents, the subscription use cases, and the feed
+ * plugins' contexts (the pipeline is their only way to deliver).
+ * Decorates `notificationPipeline`.
+ */
+async function pipeline(app: FastifyInstance) {
+  const { platform } = app;
+  const { db } = app.external;
+  const { targets, dispatcher, expander, rules } = app.delivery;
+  const settings = platform.config.NotificationPipeline;
+  const feedConfigs = new Map(platform.registry.feeds.map((manifest) => [manifest.feed.id, platform.sectionsOf(manifest.id)]));
+  const service = new NotificationPipelineService({
+    db,
+    registry: platform.registry,
+    rules,
+    dispatcher,
+    expander,
+    log: app.log.child({ component: 'pipeline' }),
+    enabled: settings.Enabled,
+    feedConfig: (feedId) => feedConfigs.get(feedId),
+    firstPageSize: settings.FanoutPageSize,
+  });
+  // What every caller hands events to: counted in the metrics.
+  const handOver = countedPipeline(service, app.observability.metrics);
+  const subscriptions = new SubscriptionService({
+    db,
+    registry: platform.registry,
+    targets,
+    pipeline: handOver,
+    limits: platform.config.SubscriptionLimits,
+    nodeEnv: platform.config.NODE_ENV,
+    cooldownSeconds: settings.CooldownSeconds,
+    now: platform.now,
+  });
+  const feedContexts = new Map<string, FeedPluginContext>();
+  for (const manifest of platform.registry.feeds) {
+    feedContexts.set(manifest.id, {
+      pluginId: manifest.id,
+      config: platform.sectionsOf(manifest.id) as SectionsConfig<any>,
+      coreConfig: platform.config,
+      db,
+      log: app.log.child({ plugin: manifest.id }),
+      auth: app.coreServices.auth,
+      now: platform.now,
+      pipeline: handOver,
+      metrics: app.observability.metrics.forPlugin(manifest.id),
+    });
+  }
+  app.decorate('notificationPipeline', { pipeline: service, handOver, subscriptions, feedContexts });
+}
+
+export const pipelineWiring = fp(pipeline, { name: 'np-pipeline', dependencies: ['np-delivery'] });

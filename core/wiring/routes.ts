@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TrustCheck } from '../http/client-address.ts';
+import { installErrorHandler } from '../http/error-handler.ts';
+import { installInputGuards } from '../http/request-guards.ts';
+import { installRouteGuards } from '../http/route-guards.ts';
+import { feedRoutes } from '../http/routes/feeds.ts';
+import { healthRoutes } from '../http/routes/health.ts';
+import { publicViewRoutes } from '../public-views/public-view-routes.ts';
+import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
+import { webRoutes } from '../web/web-routes.ts';
+
+const SERVICE_NAME = 'notification-pipeline';
+
+/** Routes, last: core's (health, catalog, subscriptions) and every plugin's, each in its own scope. */
+async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck }) {
+  const { platform } = app;
+  const { database, readiness } = app.external;
+  installErrorHandler(app);
+  // Before any route: admin routes authenticate before validating, HEAD never changes state, no request string holds NUL.
+  installRouteGuards(app, app.coreServices.auth.adminOnly);
+  installInputGuards(app, options.trustedProxy);
+  await app.register(healthRoutes, {
+    serviceName: SERVICE_NAME,
+    now: platform.now,
+    probe: {
+      migrationsApplied: () => readiness.migrated,
+      pluginsLoaded: () => readiness.pluginsLoaded,
+      databaseAnswers: () => databaseAnswers(() => database.knex.raw('SELECT 1'), 2000),
+    },
+  });
+  await app.register(feedRoutes, { catalog: platform.registry });
+  await app.register(subscriptionRoutes, {
+    service: app.notificationPipeline.subscriptions,
+    providers: [...app.delivery.targets.keys()],
+    authenticate: app.coreServices.auth.authenticate,
+  });
+  await app.register(webRoutes, { service: app.notificationPipeline.subscriptions, providers: [...app.delivery.targets.keys()], authenticate: app.coreServices.auth.authenticate });
+  await app.register(publicViewRoutes);
+  for (const manifest of platform.registry.deliveries) {
+    const context = app.delivery.contexts.get(manifest.id)!;
+    if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
+  }
+  for (const manifest of platform.registry.feeds) {
+    const context = app.notificationPipeline.feedContexts.get(manifest.id)!;
+    if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
+  }
+}
+
+/** Whether the database answers within the budget (readiness must not hang on a dead connection). */
+async function databaseAnswers(query: () => PromiseLike<unknown>, budgetMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), budgetMs);
+  });
+  const answered = await Promise.race([Promise.resolve(query()).then(() => true, () => false), timeout]);
+  clearTimeout(timer);
+  return answered;
+}
+
+export const routesWiring = fp(routes, { name: 'np-routes', dependencies: ['np-pipeline'] });

@@ -1,0 +1,92 @@
+import type { Knex } from 'knex';
+import type { CoreConfig } from '../config/core-config-schema.ts';
+import type { Database } from '../db/database.ts';
+import type { EndpointChecker } from '../feeds/endpoint-types.ts';
+import type { CallerAuth, LedgerAccess, SubscriptionAccess } from '../plugin-api/core-services.ts';
+import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import type { DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
+import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
+import type { DeliveryDispatcher } from '../pipeline/delivery-dispatcher.ts';
+import type { FanoutRules } from '../pipeline/fanout.ts';
+import type { FanoutExpander } from '../pipeline/fanout-expander.ts';
+import type { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
+import type { PluginRegistry } from '../plugins/registry.ts';
+import type { QueueRegistry } from '../queue/queue-registry.ts';
+import type { Wakeups } from '../queue/wakeups.ts';
+import type { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
+import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
+import type { Shutdown } from './shutdown.ts';
+
+/** What buildApp knows before Fastify exists: the plugins, the validated config, the clock. */
+export interface Platform {
+  readonly registry: PluginRegistry;
+  readonly config: Readonly<CoreConfig>;
+  readonly fullConfig: Readonly<Record<string, unknown>>;
+  readonly now: () => Date;
+  readonly instanceId: string;
+  /** false: no scheduled workers (the migrate and template commands, some tests). */
+  readonly runWorkers: boolean;
+  /** A plugin's own config sections out of the full tree. */
+  sectionsOf(pluginId: string): Readonly<Record<string, unknown>>;
+}
+
+/** External wiring: the database (migrated), the scheduler, wake-ups, and the ordered shutdown. */
+export interface External {
+  readonly database: Database;
+  readonly db: Knex;
+  readonly workers: WorkerScheduler;
+  readonly wakeups: Wakeups;
+  readonly shutdown: Shutdown;
+  readonly readiness: { migrated: boolean; pluginsLoaded: boolean };
+}
+
+/** Core's own services, before any plugin is wired. */
+export interface CoreServices {
+  readonly auth: CallerAuth;
+  readonly endpoints: EndpointChecker;
+  readonly subscriptionAccess: SubscriptionAccess;
+  readonly ledgerAccess: LedgerAccess;
+  readonly queues: QueueRegistry;
+}
+
+export interface Delivery {
+  readonly targets: ReadonlyMap<string, DeliveryTarget>;
+  readonly contexts: ReadonlyMap<string, DeliveryPluginContext>;
+  readonly dispatcher: DeliveryDispatcher;
+  readonly expander: FanoutExpander;
+  readonly rules: FanoutRules;
+}
+
+export interface Pipeline {
+  readonly pipeline: NotificationPipelineService;
+  /** ProcessNotificationEvents as feeds, monitors, the API and feed health call it (the events are counted). */
+  readonly handOver: NotificationPipeline;
+  readonly subscriptions: SubscriptionService;
+  readonly feedContexts: ReadonlyMap<string, FeedPluginContext>;
+}
+
+/** The read-only view tests, benchmarks and the CLI use. */
+export interface AppServices {
+  readonly config: Readonly<CoreConfig>;
+  readonly fullConfig: Readonly<Record<string, unknown>>;
+  readonly registry: PluginRegistry;
+  readonly database: Database;
+  readonly workers: WorkerScheduler;
+  readonly targets: ReadonlyMap<string, DeliveryTarget>;
+  readonly pipeline: NotificationPipelineService;
+  readonly dispatcher: DeliveryDispatcher;
+  readonly queues: QueueRegistry;
+  readonly instanceId: string;
+  readonly now: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: Platform;
+    external: External;
+    coreServices: CoreServices;
+    delivery: Delivery;
+    notificationPipeline: Pipeline;
+    services: AppServices;
+  }
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { feedMonitorWorker } from '../feeds/feed-monitor-runner.ts';
+import { DISPATCHER_QUEUE } from '../pipeline/delivery-dispatcher.ts';
+import { EXPANDER_QUEUE } from '../pipeline/fanout-expander.ts';
+import { retentionWorker } from '../retention/retention-worker.ts';
+import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
+
+/** The queues of the pipeline itself (off with the master switch); plugins' queues (the email outbox) run regardless. */
+const PIPELINE_QUEUES = [EXPANDER_QUEUE, DISPATCHER_QUEUE];
+
+/**
+ * Once everything is wired (onReady): the env system subscriptions, then
+ * the work this instance does. With the pipeline on, the dispatcher always
+ * answers wake-ups; with workers on, every queue is started and swept, and
+ * the monitors of the enabled feeds and the plugins' own workers run.
+ */
+async function workers(app: FastifyInstance) {
+  const { platform } = app;
+  const { db, workers: scheduler, readiness } = app.external;
+  const { queues, endpoints } = app.coreServices;
+  const { targets } = app.delivery;
+  const { handOver, feedContexts } = app.notificationPipeline;
+  const { recordPoll } = app.operations;
+  const pipelineOn = platform.config.NotificationPipeline.Enabled;
+  app.addHook('onReady', async () => {
+    await syncSystemSubscriptions(db, platform.config.NotificationPipeline.SystemSubscriptions, platform.registry, targets);
+    if (!platform.runWorkers) {
+      if (pipelineOn) queues.start({ sweeps: false, names: PIPELINE_QUEUES });
+    } else {
+      const names = pipelineOn ? undefined : queues.names().filter((name) => !PIPELINE_QUEUES.includes(name));
+      for (const sweep of queues.start({ sweeps: true, names })) scheduler.register(sweep);
+      scheduler.register(retentionWorker(db, platform.config.Retention, platform.now));
+      for (const manifest of platform.registry.feeds) {
+        const context = feedContexts.get(manifest.id)!;
+        if (!pipelineOn || !manifest.monitor.settings(context.config).Enabled) continue;
+        scheduler.register(
+          feedMonitorWorker(manifest, context.config, {
+            db,
+            endpoints,
+            pipeline: handOver,
+            provider: platform.config.ExternalProvider,
+            log: context.log,
+            now: platform.now,
+            onPoll: recordPoll,
+          }),
+        );
+        for (const worker of manifest.workers?.(context) ?? []) scheduler.register(worker);
+      }
+      for (const manifest of platform.registry.deliveries) {
+        for (const worker of manifest.workers?.(app.delivery.contexts.get(manifest.id)!) ?? []) scheduler.register(worker);
+      }
+    }
+    readiness.pluginsLoaded = true;
+  });
+}
+
+export const workersWiring = fp(workers, { name: 'np-workers', dependencies: ['np-operations'] });

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { configurePlatform } from '../core/boot.ts';
+import { baseProcessEnv, demoServiceEnv } from './demo-env.ts';
+
+const wiring = {
+  servicePort: 40123,
+  databaseDir: '/tmp/notification-demo-x/database',
+  timeZone: 'Asia/Colombo',
+  feed: { baseUrl: 'http://127.0.0.1:40124', apiKey: 'demo-feed-key' },
+  push: { baseUrl: 'http://127.0.0.1:40125', publishToken: 'tk_0123456789abcdefghijklmnopqrs' },
+  smtp: { port: 40126, password: 'demo-smtp-0123456789' },
+};
+
+describe("the demo's service configuration", () => {
+  it('is a valid configuration of the real plugins, with both feeds every 5 s and both system subscriptions', async () => {
+    const { config } = await configurePlatform(demoServiceEnv(wiring));
+    const tree = config as unknown as Record<string, Record<string, unknown>>;
+    expect(tree.PowerOutages).toMatchObject({ Enabled: true, PollingIntervalSeconds: 5, TimeZone: 'Asia/Colombo' });
+    expect(tree.ScheduledOutages).toMatchObject({ Enabled: true, PollingIntervalSeconds: 5 });
+    expect(tree.NotificationPipeline.SystemSubscriptions).toEqual({
+      PowerOutages: { FeedId: 'utility.power-outages', PushTopic: 'utility-power-outages' },
+      ScheduledOutages: { FeedId: 'utility.scheduled-outages', PushTopic: 'utility-scheduled-outages' },
+    });
+    expect(tree.PublicBaseUrl).toBe('http://127.0.0.1:40123');
+    expect(tree.Server).toMatchObject({ Host: '127.0.0.1', Port: 40123 });
+  });
+
+  it('passes on none of the caller\'s configuration, only what a process needs', () => {
+    const env = baseProcessEnv(
+      { PATH: '/bin', HOME: '/home/a', ConnectionStrings__DefaultConnection: 'postgres://u:p@db/x', NODE_OPTIONS: '--inspect', PowerOutages__Enabled: 'false' },
+      '/tmp/demo/tmp',
+    );
+    expect(env).toEqual({ PATH: '/bin', HOME: '/home/a', TMPDIR: '/tmp/demo/tmp' });
+  });
+});

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../core/paths.ts';
+import { startPushServerDouble } from '../doubles/push-server-double.ts';
+import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
+import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { startTestApp } from '../helpers/test-app.ts';
+
+const SUBSCRIBERS = 10_000;
+
+describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-subscriber fan-out', () => {
+  it('loses nothing: a successor finishes it, and only publishes in flight at the kill reach the push server twice', async () => {
+    const database = await provisionDatabase('postgres');
+    const [feed, push] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble()]);
+    const pluginsDir = realPluginsDir(['utility-power-outages', 'delivery-push']);
+    const env = killTestEnv(feed, push, database.env, {
+      NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: '',
+      NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
+    });
+    const observer = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
+    const knex = observer.app.services.database.knex;
+    await knex.raw(
+      `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+       SELECT 'kill-' || g, 'kill ' || g, 'utility.power-outages', '{}', 'Push', 'alerts-kill-' || g, 'Anonymous', true FROM generate_series(1, ?) g`,
+      [SUBSCRIBERS],
+    );
+    feed.setPowerOutages([{ id: 'PO-KILL', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
+    const child = spawn(process.execPath, ['core/main.ts'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? '', ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      // Killed once a fifth has arrived: the fan-out and the deliveries are both under way.
+      await expect.poll(() => push.allMessages().length, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(SUBSCRIBERS / 5);
+      child.kill('SIGKILL');
+      await exited;
+      const atKill = push.allMessages().length;
+      const inFlight = new Set((await knex('notification_delivery_ledger').where({ status: 'delivering' }).pluck('subscription_id')).map(Number));
+
+      const successor = await startTestApp({ database, pluginsDir, env: { ...env, NotificationPipeline__DeliveryLeaseSeconds: '2' } });
+      try {
+        await expect
+          .poll(async () => Number((await knex('notification_delivery_ledger').where({ status: 'delivered' }).count({ n: '*' }))[0].n), { timeout: 120_000, interval: 200 })
+          .toBe(SUBSCRIBERS);
+      } finally {
+        await successor.close();
+      }
+      const messages = push.allMessages();
+      const byTopic = new Map<string, number>();
+      for (const message of messages) byTopic.set(message.topic, (byTopic.get(message.topic) ?? 0) + 1);
+      const twice = [...byTopic].filter(([, n]) => n > 1).map(([topic]) => topic);
+      const subscriptionOf = new Map(
+        (await knex('notification_subscriptions').whereIn('destination', twice).select('id', 'destination')).map((row: { id: number; destination: string }) => [row.destination, Number(row.id)]),
+      );
+      console.log(`fan-out kill: ${atKill} of ${SUBSCRIBERS} messages before the kill, ${inFlight.size} rows in flight then, ${twice.length} sent twice`);
+      expect(byTopic.size).toBe(SUBSCRIBERS);
+      expect(Math.max(...byTopic.values())).toBeLessThanOrEqual(2);
+      // Every message sent twice was a delivery in flight (leased, unrecorded) when the process died.
+      for (const topic of twice) expect(inFlight.has(subscriptionOf.get(topic)!)).toBe(true);
+      expect(await knex('notification_delivery_ledger').count({ n: '*' })).toEqual([{ n: SUBSCRIBERS }]);
+    } finally {
+      child.kill('SIGKILL');
+      await observer.close();
+      await Promise.all([feed.close(), push.close()]);
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+/** What a raw socket got back before the server closed it (or the wait ran out). */
+function sendRaw(port: number, data: string, waitMs: number): Promise<{ received: string; closedByServer: boolean }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ received, closedByServer: false });
+    }, waitMs);
+    socket.on('connect', () => socket.write(data));
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ received, closedByServer: true });
+    });
+  });
+}
+
+/** Contracts §3: a body that never fully arrives is answered 408 or closed within Server__RequestTimeoutSeconds. */
+describe('request timeout, over a real socket', () => {
+  let database: ProvisionedDatabase;
+  let started: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    database = await provisionDatabase(await preferredKind());
+    started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false, env: { Server__RequestTimeoutSeconds: '1' } });
+    await started.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (started.app.server.address() as net.AddressInfo).port;
+  });
+  afterAll(async () => {
+    await started?.close();
+    await database?.drop();
+  });
+
+  it('answers 408 (or closes) a request whose body stops short of its Content-Length', async () => {
+    const head = 'POST /api/notification-subscriptions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
+    // Generous: the limit is 1 s; the bound only keeps a broken server from hanging the suite.
+    const { received, closedByServer } = await sendRaw(port, `${head}{"dis`, 20_000);
+    expect(closedByServer).toBe(true);
+    if (received !== '') expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(await started.app.services.database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
+  });
+
+  it('answers 408 (or closes) a request whose headers never end', async () => {
+    const { closedByServer } = await sendRaw(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n', 20_000);
+    expect(closedByServer).toBe(true);
+  });
+
+  it('still answers a request that arrives in time', async () => {
+    const { received } = await sendRaw(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 20_000);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { NotificationEvent } from '../../core/plugin-api/index.ts';
+import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const POWER = 'utility.power-outages';
+const PAGE = 100;
+const SUBSCRIBERS = 350;
+const outage = (id: string): NotificationEvent => ({
+  feedId: POWER,
+  eventType: 'NewOutage',
+  sourceKey: id,
+  fields: { feeder: 'F1', areas: 'Kandy' },
+  sourcePayload: { id, feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null },
+});
+
+describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (kind) => {
+  let database: ProvisionedDatabase;
+  let started: TestApp;
+  const knex = () => started.app.services.database.knex;
+  const deliveredTo = async (sourceKey: string) =>
+    (await knex()('fixture_push_deliveries').where({ source_key: sourceKey }).pluck('subscription_public_id')) as string[];
+
+  beforeAll(async () => {
+    database = await provisionDatabase(kind);
+    started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false, env: { NotificationPipeline__FanoutPageSize: String(PAGE) } });
+    await knex().raw(
+      `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+       SELECT 'fan-' || g, 'fan ' || g, ?, CASE WHEN g % 2 = 0 THEN '{}'::jsonb ELSE '{"feeders":["F1"]}'::jsonb END, 'Push', 'fx-fan-' || g, 'Anonymous', true
+         FROM generate_series(1, ?) AS g`,
+      [POWER, SUBSCRIBERS],
+    );
+  });
+  afterAll(async () => {
+    await started?.close();
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await knex()('notification_delivery_ledger').delete();
+    await knex()('fixture_push_deliveries').delete();
+  });
+
+  it('claims one page with the hand-over and streams the rest after it commits: every subscriber once', async () => {
+    const result = await started.app.services.pipeline.processNotificationEvents([outage('PO-FAN-1')]);
+    expect(result).toMatchObject({ matchedSubscriptionCount: PAGE, claimedCount: PAGE });
+    await started.app.services.dispatcher.settle();
+    const delivered = await deliveredTo('PO-FAN-1');
+    expect(delivered).toHaveLength(SUBSCRIBERS);
+    expect(new Set(delivered).size).toBe(SUBSCRIBERS);
+    expect(await knex()('notification_events').where({ source_key: 'PO-FAN-1' }).first('fanout_status', 'fanout_lease_token')).toEqual({ fanout_status: 'done', fanout_lease_token: null });
+  });
+
+  it('a caller that waits (an announcement) waits for the whole fan-out', async () => {
+    const result = await started.app.services.pipeline.processNotificationEvents([outage('PO-FAN-2')], { awaitDelivery: true });
+    expect(result).toMatchObject({ matchedSubscriptionCount: SUBSCRIBERS, claimedCount: SUBSCRIBERS, deliveredCount: SUBSCRIBERS });
+    expect(await deliveredTo('PO-FAN-2')).toHaveLength(SUBSCRIBERS);
+  });
+
+  it('resumes a fan-out whose instance died mid-way from its cursor: nothing lost, nothing twice', async () => {
+    // What a dead instance left: the event leased to it (lapsed), 150 subscribers claimed, the cursor after the 150th.
+    const ids: number[] = await knex()('notification_subscriptions').where('public_id', 'like', 'fan-%').orderBy('id').pluck('id');
+    const [{ id: eventId }] = await knex()('notification_events')
+      .insert({ feed_id: POWER, event_type: 'NewOutage', source_key: 'PO-FAN-3', item_key: 'PO-FAN-3', fields: JSON.stringify(outage('PO-FAN-3').fields), payload: JSON.stringify(outage('PO-FAN-3').sourcePayload), rendered: JSON.stringify({ title: 'Power outage: Kandy', body: 'Feeder: F1', sequenceId: 'po-PO-FAN-3', tags: [], priority: 'High' }), fanout_status: 'expanding', fanout_cursor: ids[149], fanout_lease_token: 'dead-instance' })
+      .returning('id');
+    await knex().raw("UPDATE notification_events SET fanout_lease_until = now() - interval '1 second' WHERE id = ?", [eventId]);
+    await knex()('notification_delivery_ledger').insert(
+      ids.slice(0, 150).map((id) => ({ subscription_id: id, source_key: 'PO-FAN-3', event_type: 'NewOutage', feed_id: POWER, item_key: 'PO-FAN-3', event_id: eventId, provider: 'Push', status: 'pending' })),
+    );
+    await started.app.services.dispatcher.settle();
+    const delivered = await deliveredTo('PO-FAN-3');
+    expect(delivered).toHaveLength(SUBSCRIBERS);
+    expect(new Set(delivered).size).toBe(SUBSCRIBERS);
+    expect(await knex()('notification_delivery_ledger').where({ source_key: 'PO-FAN-3' }).count({ n: '*' })).toEqual([{ n: SUBSCRIBERS }]);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETENTION_WORKER } from '../../core/retention/retention-worker.ts';
+import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const OLD_ROWS = 12_000;
+
+describe.each(await databaseKinds())('retention on %s', (kind) => {
+  let database: ProvisionedDatabase;
+  let started: TestApp;
+  const knex = () => started.app.services.database.knex;
+  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await knex()(table).where(where).count({ n: '*' }))[0].n);
+  /** Table sizes on disk (indexes included), in KiB: reported, since space returns to use through (auto)vacuum, not at once. */
+  const sizes = async () =>
+    Object.fromEntries(
+      (await knex().raw("SELECT relname, pg_total_relation_size(oid) / 1024 AS kib FROM pg_class WHERE relname IN ('notification_delivery_ledger', 'notification_events')")).rows.map(
+        (row: { relname: string; kib: string | number }) => [row.relname, Number(row.kib)],
+      ),
+    );
+
+  beforeAll(async () => {
+    database = await provisionDatabase(kind);
+    started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), env: { Retention__Days: '30', Retention__BatchSize: '5000', PowerOutages__Enabled: 'false' } });
+    // The run at start (nothing to remove yet) must be over before old rows appear.
+    await started.app.services.workers.runNow(RETENTION_WORKER);
+  });
+  afterAll(async () => {
+    await started?.close();
+    await database?.drop();
+  });
+
+  it('removes settled deliveries and unreferenced events past the window in bounded batches, and nothing that waits', async () => {
+    const db = knex();
+    await db.raw(`INSERT INTO notification_subscriptions (public_id, display_name, feed_id, provider, destination, scope, is_active)
+                  SELECT 'ret-' || g, 'r', 'utility.power-outages', 'Push', 'fx-ret-' || g, 'Anonymous', true FROM generate_series(1, 3) g`);
+    const [a, b, c] = await db('notification_subscriptions').where('public_id', 'like', 'ret-%').orderBy('id').pluck('id');
+    const event = async (key: string, age: string) =>
+      (await db.raw(`INSERT INTO notification_events (feed_id, event_type, source_key, item_key, fields, payload, rendered, created_at)
+                     VALUES ('utility.power-outages', 'NewOutage', ?, ?, '{}', 'null', '{}', now() - ?::interval) RETURNING id`, [key, key, age])).rows[0].id;
+    const [oldSettled, oldWaiting, oldAlone, recent] = [await event('OLD-1', '40 days'), await event('OLD-2', '40 days'), await event('OLD-3', '40 days'), await event('NEW-1', '1 day')];
+    // Many old settled rows (one subscription each key), an old row still waiting, and recent settled rows.
+    await db.raw(
+      `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, created_at)
+       SELECT ?, 'OLD-' || g, 'NewOutage', 'utility.power-outages', 'OLD-' || g, ?, 'Push',
+              (ARRAY['delivered', 'failed', 'superseded'])[1 + g % 3], now() - interval '40 days'
+         FROM generate_series(1, ?) g`,
+      [a, oldSettled, OLD_ROWS],
+    );
+    await db('notification_delivery_ledger').insert([
+      { subscription_id: b, source_key: 'OLD-2', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'OLD-2', event_id: oldWaiting, provider: 'Push', status: 'retrying', created_at: db.raw("now() - interval '40 days'"), next_attempt_at: db.raw("now() + interval '1 hour'") },
+      { subscription_id: c, source_key: 'NEW-1', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'NEW-1', event_id: recent, provider: 'Push', status: 'delivered' },
+    ]);
+    await db('subscription_rate_counters').insert([{ client_ip: '192.0.2.1', day: '2026-01-01', count: 3 }, { client_ip: '192.0.2.1', day: db.raw('current_date'), count: 1 }]);
+    const before = { ledger: await count('notification_delivery_ledger'), events: await count('notification_events'), sizes: await sizes() };
+
+    await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });
+
+    const after = { ledger: await count('notification_delivery_ledger'), events: await count('notification_events'), sizes: await sizes() };
+    await db.raw('VACUUM notification_delivery_ledger');
+    console.log(
+      `retention on ${kind}: ledger rows ${before.ledger} → ${after.ledger}, events ${before.events} → ${after.events}; ` +
+        `KiB on disk before ${JSON.stringify(before.sizes)}, after ${JSON.stringify(after.sizes)}, after VACUUM ${JSON.stringify(await sizes())}`,
+    );
+    expect(before.ledger - after.ledger).toBe(OLD_ROWS);
+    expect(await db('notification_delivery_ledger').orderBy('id').pluck('source_key')).toEqual(['OLD-2', 'NEW-1']);
+    // The old events nothing references are gone; the one a waiting row references, and the recent one, stay.
+    expect((await db('notification_events').whereIn('id', [oldSettled, oldWaiting, oldAlone, recent]).orderBy('id').pluck('id')).map(Number)).toEqual([Number(oldWaiting), Number(recent)]);
+    expect(await count('subscription_rate_counters')).toBe(1);
+    // A settled row's SourceKey may come back once its row is gone: that is the window the README explains.
+    await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });
+    expect(await count('notification_delivery_ledger')).toBe(2);
+  });
+});

@@ -9,6 +9,10 @@
  * In the same run it measures the floor: one INSERT … SELECT of N rows into
  * a table with the ledger's unique key, plus N raw undici POSTs to the same
  * sink (the same connections and requests in flight as the push target).
+ *
+ * To compare settings: SERVICE_ENV='Key=value …' (service configuration),
+ * SERVICE_NODE_OPTIONS (node flags; npm start's own flags, such as the heap
+ * bounds, come after them and win), CONNECTIONS, CREATES.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -166,7 +170,7 @@ try {
   );
   const floorInsertSeconds = (performance.now() - started) / 1000;
   await fetch(`${sinkUrl}/reset`, { method: 'POST' });
-  const cpuBeforeFloor = { sink: cpuSeconds(sinkProcess.pid) };
+  const cpuBeforeFloor = { sink: cpuSeconds(sinkProcess.pid), client: process.cpuUsage() };
   const pool = new Pool(sinkUrl, { connections: CONNECTIONS });
   cleanups.push(() => pool.close());
   started = performance.now();
@@ -187,7 +191,8 @@ try {
     await response.body.dump();
   });
   const floorPostSeconds = (performance.now() - started) / 1000;
-  const floorCpu = { client: process.cpuUsage(), sink: cpuSeconds(sinkProcess.pid) - cpuBeforeFloor.sink };
+  const clientCpu = process.cpuUsage(cpuBeforeFloor.client);
+  const floorCpu = { client: (clientCpu.user + clientCpu.system) / 1e6, sink: cpuSeconds(sinkProcess.pid) - cpuBeforeFloor.sink };
   const floorSeconds = floorInsertSeconds + floorPostSeconds;
 
   const line = (label: string, value: string, target: string) => `${label.padEnd(44)} ${value.padStart(22)}   ${target}`;
@@ -202,7 +207,7 @@ try {
   console.log(line('largest gap between two polls', s(gap), `(target <= ${PERIOD_SECONDS + 1} s)`));
   console.log(line('peak RSS of the service during the fan-out', `${peakRss.toFixed(0)} MiB`, '(target <= 300 MB)'));
   console.log(line('messages at the sink', `${fanout.publishes}`, `(${duplicates} duplicates)`));
-  console.log(line('CPU during the fan-out: service, PostgreSQL, sink', `${cpu.service.toFixed(1)} + ${cpu.postgres.toFixed(1)} + ${cpu.sink.toFixed(1)} s`, `(floor's POSTs: sink ${floorCpu.sink.toFixed(1)} s)`));
+  console.log(line('CPU during the fan-out: service, PostgreSQL, sink', `${cpu.service.toFixed(1)} + ${cpu.postgres.toFixed(1)} + ${cpu.sink.toFixed(1)} s`, `(floor's POSTs: client ${floorCpu.client.toFixed(1)} + sink ${floorCpu.sink.toFixed(1)} s)`));
 } finally {
   await finish();
 }

@@ -21,6 +21,7 @@
  * `npm start` (`--node-arg=` for none), to compare V8 or Node options.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { START_FLAGS } from '../demo/service-process.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -42,11 +43,7 @@ const READY_TIMEOUT_MS = 120_000;
  * the bench at another database.
  */
 function startCommand(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const [, ...words] = scripts.start.split(/\s+/);
-  const script = words.pop()!;
-  const nodeOptions = args['node-arg'] ? args['node-arg'].filter(Boolean) : words.filter((word) => !word.startsWith('--env-file'));
-  return [...nodeOptions, path.join(projectRoot, script)];
+  return [...(args['node-arg'] ? args['node-arg'].filter(Boolean) : START_FLAGS), path.join(projectRoot, 'core/main.ts')];
 }
 
 interface StartMeasurement {

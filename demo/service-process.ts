@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface ServiceProcess {
@@ -13,6 +14,15 @@ export interface ServiceProcess {
 }
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Node's flags from `npm start`, so every spawned service runs as it does:
+ * --liftoff-only (a start on the embedded database peaks at ~250 MiB
+ * instead of ~850) and the heap bounds (README, start-up and performance).
+ */
+export const START_FLAGS: readonly string[] = (JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')).scripts.start as string)
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--') && !arg.startsWith('--env-file'));
 const READY_TIMEOUT_MS = 180_000;
 
 /**
@@ -20,8 +30,7 @@ const READY_TIMEOUT_MS = 180_000;
  * process with exactly the given environment; its output goes to `onOutput`.
  */
 export function startServiceProcess(env: Record<string, string>, serviceUrl: string, onOutput: (chunk: Buffer) => void): ServiceProcess {
-  // --liftoff-only as in npm start: a start on the embedded database peaks at ~250 MiB instead of ~850 (README, start-up).
-  const child: ChildProcess = spawn(process.execPath, ['--liftoff-only', 'core/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);
   let running = true;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
+import { START_FLAGS } from '../../demo/service-process.ts';
 import { startPushServerDouble } from '../doubles/push-server-double.ts';
 import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
@@ -26,7 +27,7 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       [SUBSCRIBERS],
     );
     feed.setPowerOutages([{ id: 'PO-KILL', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
-    const child = spawn(process.execPath, ['core/main.ts'], {
+    const child = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? '', ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
       stdio: 'ignore',

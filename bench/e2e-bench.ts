@@ -10,6 +10,9 @@
  * a table with the ledger's unique key, plus N raw undici POSTs to the same
  * sink (the same connections and requests in flight as the push target).
  *
+ * KILL_AFTER=n: kill -9 the service once n messages arrived, restart it,
+ * and count what arrived twice (nothing may be lost).
+ *
  * To compare settings: SERVICE_ENV='Key=value …' (service configuration),
  * SERVICE_NODE_OPTIONS (node flags; npm start's own flags, such as the heap
  * bounds, come after them and win), CONNECTIONS, CREATES.
@@ -29,6 +32,7 @@ const PERIOD_SECONDS = 5;
 const CREATES = Number(process.env.CREATES ?? 3000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const IN_FLIGHT = 256;
+const KILL_AFTER = Number(process.env.KILL_AFTER ?? 0);
 const TOKEN = 'tk_benchbenchbenchbenchbenchbench'.slice(0, 32);
 
 const database = await benchDatabase();
@@ -71,36 +75,40 @@ try {
   const port = await freeLoopbackPort();
   const serviceUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
-  const service = startServiceProcess(
-    {
-      PATH: process.env.PATH ?? '',
-      ...(process.env.SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS } : {}),
-      NODE_ENV: 'production',
-      Logging__Level: 'warn',
-      Server__Port: String(port),
-      PublicBaseUrl: serviceUrl,
-      ConnectionStrings__DefaultConnection: database.url,
-      ExternalProvider__BaseUrl: feed.baseUrl,
-      ExternalProvider__ApiKey: 'bench-feed-key',
-      PowerOutages__Enabled: 'true',
-      PowerOutages__PollingIntervalSeconds: String(PERIOD_SECONDS),
-      PowerOutages__FeedTimeoutSeconds: '5',
-      Notifications__Push__BaseUrl: sinkUrl,
-      Notifications__Push__PublishToken: TOKEN,
-      Notifications__Push__Connections: String(CONNECTIONS),
-      SubscriptionLimits__MaxPerIp: '100000',
-      SubscriptionLimits__MaxPerIpPerDay: '100000',
-      // Settings to compare, as KEY=value pairs: SERVICE_ENV='NotificationPipeline__FanoutPageSize=5000 …'
-      ...Object.fromEntries((process.env.SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string])),
-    },
-    serviceUrl,
-    (chunk) => void output.push(chunk.toString()),
-  );
-  cleanups.push(() => service.stop());
-  await service.ready.catch((error: unknown) => {
-    process.stderr.write(output.join(''));
-    throw error;
-  });
+  const startService = async () => {
+    const started = startServiceProcess(
+      {
+        PATH: process.env.PATH ?? '',
+        ...(process.env.SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS } : {}),
+        NODE_ENV: 'production',
+        Logging__Level: 'warn',
+        Server__Port: String(port),
+        PublicBaseUrl: serviceUrl,
+        ConnectionStrings__DefaultConnection: database.url,
+        ExternalProvider__BaseUrl: feed.baseUrl,
+        ExternalProvider__ApiKey: 'bench-feed-key',
+        PowerOutages__Enabled: 'true',
+        PowerOutages__PollingIntervalSeconds: String(PERIOD_SECONDS),
+        PowerOutages__FeedTimeoutSeconds: '5',
+        Notifications__Push__BaseUrl: sinkUrl,
+        Notifications__Push__PublishToken: TOKEN,
+        Notifications__Push__Connections: String(CONNECTIONS),
+        SubscriptionLimits__MaxPerIp: '100000',
+        SubscriptionLimits__MaxPerIpPerDay: '100000',
+        // Settings to compare, as KEY=value pairs: SERVICE_ENV='NotificationPipeline__FanoutPageSize=5000 …'
+        ...Object.fromEntries((process.env.SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string])),
+      },
+      serviceUrl,
+      (chunk) => void output.push(chunk.toString()),
+    );
+    cleanups.push(() => started.stop());
+    await started.ready.catch((error: unknown) => {
+      process.stderr.write(output.join(''));
+      throw error;
+    });
+    return started;
+  };
+  const service = await startService();
 
   // API creates: 32 at once, from 250 client addresses (through the trusted loopback proxy).
   const creates = Math.min(CREATES, N);
@@ -134,6 +142,38 @@ try {
   );
   await db.query('ANALYZE notification_subscriptions');
 
+  /**
+   * KILL_AFTER=n: kill -9 the service once n messages reached the sink, start
+   * another, and report what arrived twice (only publishes in flight at the
+   * kill may) and that the ledger holds one row per subscriber.
+   */
+  const killRun = async (first: typeof service) => {
+    await waitFor(async () => (await sinkStats()).publishes >= KILL_AFTER, 3_600_000, 20);
+    process.kill(first.pid!, 'SIGKILL');
+    await first.exited;
+    const atKill = (await sinkStats()).publishes;
+    const inFlight = Number((await db.query(`SELECT count(*) AS n FROM notification_delivery_ledger WHERE status = 'delivering'`)).rows[0].n);
+    const restartedAt = wallClock();
+    const successor = await startService();
+    await waitFor(async () => (await sinkStats()).distinct >= N, 3_600_000, 100);
+    const done = await sinkStats();
+    const ledger = (await db.query(`SELECT count(*) AS rows, count(DISTINCT subscription_id) AS subscribers FROM notification_delivery_ledger l
+                                      JOIN notification_subscriptions s ON s.id = l.subscription_id WHERE s.provider = 'Push'`)).rows[0];
+    await successor.stop();
+    const line = (label: string, value: string) => `${label.padEnd(44)} ${value}`;
+    console.log(`bench:e2e kill -9 — ${N.toLocaleString('en')} subscribers, PostgreSQL, node ${process.version}`);
+    console.log(line('messages at the sink at the kill', `${atKill}`));
+    console.log(line('ledger rows leased (in flight) at the kill', `${inFlight}`));
+    console.log(line('restart → every subscriber reached', `${((done.last - restartedAt) / 1000).toFixed(1)} s (leases of the dead instance lapse after 30 s)`));
+    console.log(line('subscribers reached', `${done.distinct} of ${N}`));
+    console.log(line('sent twice (at most the rows in flight)', `${done.publishes - done.distinct}`));
+    console.log(line('ledger rows, subscribers with a row', `${ledger.rows}, ${ledger.subscribers}`));
+    if (done.distinct !== N || done.publishes - done.distinct > inFlight || Number(ledger.rows) !== N) {
+      console.log('FAILED: a subscriber was missed, a message went twice that was not in flight, or the ledger holds the wrong number of rows');
+      process.exitCode = 1;
+    }
+  };
+
   // One new outage: poll → first and last message, poll gaps and RSS while it fans out.
   await waitFor(async () => polls.length >= 2, 30_000);
   await fetch(`${sinkUrl}/reset`, { method: 'POST' });
@@ -142,6 +182,11 @@ try {
   const cpuBefore = { service: cpuSeconds(service.pid), sink: cpuSeconds(sinkProcess.pid), postgres: postgresCpuSeconds() };
   outages = [{ id: 'PO-BENCH', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' }];
   changedAt = wallClock();
+  if (KILL_AFTER > 0) {
+    await killRun(service);
+    await finish();
+    process.exit();
+  }
   await waitFor(async () => (await sinkStats()).publishes >= N, 3_600_000, 100);
   const fanout = await sinkStats();
   const cpu = {

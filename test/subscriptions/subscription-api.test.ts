@@ -102,13 +102,19 @@ describe('subscription API', () => {
       const path = await import('node:path');
       const { fileURLToPath } = await import('node:url');
       cpSync(fileURLToPath(new URL('../fixtures/plugins/fixture-feed', import.meta.url)), path.join(dir, 'fixture-feed'), { recursive: true });
-      const other = await startTestApp({ database, pluginsDir: dir, workers: false });
+      // A database of its own: an embedded one serves one app at a time, and the suite's app holds it.
+      const otherDatabase = await provisionDatabase(database.kind);
+      const other = await startTestApp({ database: otherDatabase, pluginsDir: dir, workers: false }).catch(async (error: unknown) => {
+        await otherDatabase.drop();
+        throw error;
+      });
       try {
         const response = await other.app.inject({ method: 'POST', url: URL_BASE, payload: { displayName: 'x', feedId: 'fixture.items', filter: { feeders: ['F1'] }, delivery: { provider: 'Push' } } });
         expect(response.statusCode).toBe(400);
         expect(response.json().message).toBe('body/filter/feeders: fixture.items cannot be filtered by Feeder');
       } finally {
         await other.close();
+        await otherDatabase.drop();
       }
     });
 

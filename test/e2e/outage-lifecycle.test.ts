@@ -35,6 +35,8 @@ function lifecycleHarness() {
         env: e2eEnv(h.feed, h.push, { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', PowerOutages__TimeZone: 'Asia/Colombo', ...env }),
       });
       h.app = h.started.app;
+      // The poll made at start (when its lease is due): waited for, so every poll after it is the test's own.
+      await h.app.services.workers.runNow(MONITOR);
     },
     async restart(env: Record<string, string>) {
       await h.started?.close();
@@ -142,7 +144,11 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
   // Long enough for three polls to fall inside the window even on a loaded machine.
   const COOLDOWN_INSIDE = { NotificationPipeline__CooldownSeconds: '6' };
   const estimateLines = (topic: string) => h.push.messages(topic).map((message) => message.message?.split('\n').find((line) => line.startsWith('Estimated')) ?? '');
-  const waitForMessages = (topic: string, count: number) => expect.poll(() => h.push.messages(topic).length, { timeout: 30_000, interval: 200 }).toBe(count);
+  const waitForMessages = async (topic: string, count: number) => {
+    await expect.poll(() => h.push.messages(topic).length, { timeout: 30_000, interval: 200 }).toBe(count);
+    // The push server holds a message before the batch that sent it records it: let that batch settle.
+    await h.app.services.dispatcher.settle();
+  };
   const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
 
   beforeAll(async () => {

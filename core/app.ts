@@ -7,6 +7,7 @@ import { ConfigError } from './config/load-config.ts';
 import { describeSectionTypo } from './config/section-typos.ts';
 import { createDatabase } from './db/database.ts';
 import { compileTrust } from './http/client-address.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { serverTimeouts } from './http/server-timeouts.ts';
 import { formatValidationErrors } from './http/validation-messages.ts';
 import { createLogger, wantsReadableLogs } from './logging/logger.ts';
@@ -75,6 +76,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: config.Server.BodyLimitBytes,
     trustProxy: [...config.Server.TrustedProxies],
     ...serverTimeouts(config.Server.RequestTimeoutSeconds),
+    // A request refused by Node's parser (too slow, headers too large) gets the usual error shape too.
+    clientErrorHandler,
     // verbose: errors carry their schema, so a message can list what is allowed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true } },
     schemaErrorFormatter: formatValidationErrors,

@@ -13,8 +13,8 @@ export const coreConfigSchema = Type.Object({
     Host: Str('Listen address (loopback only in deployment).', { default: '127.0.0.1' }),
     Port: Type.Integer({ minimum: 0, maximum: 65535, default: 5000, description: 'Listen port.' }),
     TrustedProxies: Type.Array(Type.String(), {
-      default: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
-      description: 'Comma-separated addresses whose X-Forwarded-For is honoured.',
+      default: ['loopback'],
+      description: 'Comma-separated addresses, CIDR ranges or the names loopback, linklocal, uniquelocal: the proxies whose X-Forwarded-For is honoured.',
     }),
     BodyLimitBytes: Type.Integer({ minimum: 1024, default: 16384, description: 'Largest accepted request body.' }),
     RequestTimeoutSeconds: Type.Integer({
@@ -60,9 +60,9 @@ export const coreConfigSchema = Type.Object({
     ApiKey: Type.Optional(Str('Key sent as X-Api-Key to the utility feed API.', { 'x-secret': true })),
   }, { default: {} }),
   SubscriptionLimits: Type.Object({
-    MaxPerIp: Type.Integer({ minimum: 0, default: 3, description: 'Active subscriptions created anonymously from one address.' }),
+    MaxPerIp: Type.Integer({ minimum: 0, default: 3, description: 'Live subscriptions (active, or email awaiting verification) created anonymously from one address.' }),
     MaxPerIpPerDay: Type.Integer({ minimum: 0, default: 3, description: 'Anonymous create requests per address per UTC day.' }),
-    MaxSubscriptionsPerUser: Type.Integer({ minimum: 0, default: 2, description: 'Active subscriptions of one authenticated user.' }),
+    MaxSubscriptionsPerUser: Type.Integer({ minimum: 0, default: 2, description: 'Live subscriptions (active, or email awaiting verification) of one authenticated user.' }),
     MaxVerificationsPerAddressPerDay: Type.Integer({
       minimum: 0,
       default: 3,

@@ -24,7 +24,7 @@ const cfg = (env: Record<string, string>) => load(env).config as any;
 describe('configuration tree from env', () => {
   it('applies every default when nothing is set', () => {
     const config = cfg({});
-    expect(config.Server).toEqual({ Host: '127.0.0.1', Port: 5000, TrustedProxies: ['127.0.0.1', '::1', '::ffff:127.0.0.1'], BodyLimitBytes: 16384, RequestTimeoutSeconds: 30 });
+    expect(config.Server).toEqual({ Host: '127.0.0.1', Port: 5000, TrustedProxies: ['loopback'], BodyLimitBytes: 16384, RequestTimeoutSeconds: 30 });
     expect(config.NotificationPipeline).toMatchObject({ Enabled: true, CooldownSeconds: 300, SystemSubscriptions: {} });
     expect(config.SubscriptionLimits).toEqual({ MaxPerIp: 3, MaxPerIpPerDay: 3, MaxSubscriptionsPerUser: 2, MaxVerificationsPerAddressPerDay: 3, Ipv6PrefixLength: 64 });
     expect(config.TestFeed).toEqual({ Enabled: false, PollingIntervalSeconds: 60 });
@@ -119,7 +119,7 @@ describe('env template', () => {
   it('lists every key with its default and description, secrets empty', () => {
     expect(template).toContain('# Period.\nTestFeed__PollingIntervalSeconds=60\n');
     expect(template).toContain('Server__Port=5000');
-    expect(template).toContain('Server__TrustedProxies=127.0.0.1,::1,::ffff:127.0.0.1');
+    expect(template).toContain('Server__TrustedProxies=loopback');
     expect(template).toContain('Notifications__Test__Topics=\n');
     expect(template).toMatch(/# A token\. Secret: never logged\.\nNotifications__Test__Token=\n/);
     expect(template).toContain('NotificationPipeline__SystemSubscriptions__Test__FeedId=test.feed');

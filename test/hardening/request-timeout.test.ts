@@ -47,13 +47,24 @@ describe('request timeout, over a real socket', () => {
     // Generous: the limit is 1 s; the bound only keeps a broken server from hanging the suite.
     const { received, closedByServer } = await sendRaw(port, `${head}{"dis`, 20_000);
     expect(closedByServer).toBe(true);
-    if (received !== '') expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    if (received !== '') {
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      // The usual error shape, with a code, like every other answer.
+      expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, code: 'NP_REQUEST_TIMEOUT', error: 'Request Timeout' });
+    }
     expect(await started.app.services.database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 
   it('answers 408 (or closes) a request whose headers never end', async () => {
     const { closedByServer } = await sendRaw(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n', 20_000);
     expect(closedByServer).toBe(true);
+  });
+
+  it('answers bytes that are not HTTP with 400 in the usual error shape', async () => {
+    const { received, closedByServer } = await sendRaw(port, 'NOT HTTP AT ALL\r\n\r\n', 20_000);
+    expect(closedByServer).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 400, code: 'NP_BAD_REQUEST', error: 'Bad Request', message: 'the request is not valid HTTP' });
   });
 
   it('still answers a request that arrives in time', async () => {

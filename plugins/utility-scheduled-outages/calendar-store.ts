@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { SELECT, toItem, type ScheduledOutageRow } from './scheduled-store.ts';
+import { latestPoll, SELECT, toItem, type ScheduledOutageRow } from './scheduled-store.ts';
 import type { ScheduledOutageItem } from './scheduled-types.ts';
 
 export interface CalendarRow extends ScheduledOutageItem {
@@ -24,13 +24,13 @@ export async function loadCalendarRows(db: Knex, today: string, cancelledSince: 
     .where('outage_date', '>=', today)
     .where((q) =>
       q
-        .where((scheduled) => scheduled.where('status', 'scheduled').where('last_seen_at', '>=', db('scheduled_outages').max('last_seen_at')))
+        .where((scheduled) => scheduled.where('status', 'scheduled').where('last_seen_at', '>=', latestPoll(db)))
         .orWhere((cancelled) => cancelled.where('status', 'cancelled').where('cancelled_at', '>=', cancelledSince)),
     )
     .orderBy(['outage_date', 'start_time', 'id']);
-  const [latest] = await db('scheduled_outages').max({ at: 'last_seen_at' });
+  const [latest] = await latestPoll(db);
   return {
     rows: rows.map((row) => ({ ...toItem(row), sequence: Number(row.calendar_sequence), changedAt: new Date(row.changed_at) })),
-    lastPollChange: latest?.at ? new Date(latest.at) : null,
+    lastPollChange: latest?.seen_at ? new Date(latest.seen_at) : null,
   };
 }

@@ -41,24 +41,29 @@ export async function loadStoredItems(trx: Knex.Transaction, ids: readonly strin
   return new Map(rows.map((row) => [row.id, toItem(row)]));
 }
 
+/** When the feed's list was last stored (an empty list included): what the latest successful poll showed has `last_seen_at` >= it. */
+export const latestPoll = (db: Knex | Knex.Transaction) => db('scheduled_outages_last_poll').select('seen_at');
+
 /**
  * What digests list: scheduled (not cancelled) outages dated from `from` to
  * `to` inclusive that the latest successful poll still showed (an item that
- * vanished from the feed is not announced, and no longer listed either).
+ * vanished from the feed is not announced, and no longer listed either, even
+ * when the feed's list became empty).
  */
 export async function loadUpcoming(db: Knex | Knex.Transaction, from: string, to: string): Promise<ScheduledOutageItem[]> {
   const rows: Row[] = await db('scheduled_outages')
     .select(db.raw(SELECT.join(', ')))
     .where('status', 'scheduled')
-    .where('last_seen_at', '>=', db('scheduled_outages').max('last_seen_at'))
+    .where('last_seen_at', '>=', latestPoll(db))
     .whereBetween('outage_date', [from, to])
     .orderBy(['outage_date', 'start_time', 'id']);
   return rows.map(toItem);
 }
 
 /**
- * PERSIST: upserts every polled item in one statement and appends the
- * detected changes (with their SourceKeys) to the history.
+ * PERSIST: records when the list was stored, upserts every polled item in
+ * one statement and appends the detected changes (with their SourceKeys)
+ * to the history.
  */
 export async function persistItems(
   trx: Knex.Transaction,
@@ -66,6 +71,7 @@ export async function persistItems(
   changes: ReadonlyArray<ScheduledOutageChange & { sourceKey: string }>,
   now: Date,
 ): Promise<void> {
+  await trx.raw('INSERT INTO scheduled_outages_last_poll (id, seen_at) VALUES (true, ?) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at', [now]);
   if (items.length === 0) return;
   await raiseCalendarSequences(trx, items, now);
   await trx.raw(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { parseWithIcalJs, parseWithNodeIcal } from '../helpers/ics-parsers.ts';
 import { startOutageFeedsApp, type OutageFeedsApp } from '../helpers/outage-feeds-app.ts';
+import { loadUpcoming } from '../../plugins/utility-scheduled-outages/scheduled-store.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
 const MONITOR = 'utility-scheduled-outages.monitor';
@@ -149,5 +150,37 @@ describe('the calendar of planned outages (ICS), in Asia/Colombo (+05:30)', () =
     );
     expect(response.statusCode, response.body).toBe(status);
     expect(response.json().message).toMatch(message);
+  });
+});
+
+describe('a feed whose list of planned outages becomes empty', () => {
+  let service: OutageFeedsApp;
+  let clock = new Date('2026-11-22T04:00:00Z');
+
+  beforeAll(async () => {
+    service = await startOutageFeedsApp(
+      { PublicBaseUrl: 'https://alerts.example.org/', ScheduledOutages__Enabled: 'true', ScheduledOutages__PollingIntervalSeconds: '3600', ScheduledOutages__TimeZone: 'Asia/Colombo' },
+      () => clock,
+    );
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('withdraws every outage it listed from the calendar and from the digests, as when one of several vanishes', async () => {
+    service.feed.setScheduledOutages([planned(), kandy]);
+    await service.poll(MONITOR);
+    expect(uidsOf((await service.get(CALENDAR)).body)).toEqual(['SO-77@alerts.example.org', 'SO-80@alerts.example.org']);
+    const knex = service.app.services.database.knex;
+    expect((await loadUpcoming(knex, '2026-11-22', '2026-11-30')).map((item) => item.id)).toEqual(['SO-77', 'SO-80']);
+
+    clock = new Date('2026-11-22T05:00:00Z');
+    service.feed.setScheduledOutages([]);
+    await service.poll(MONITOR);
+    const emptied = await service.get(CALENDAR);
+    expect(uidsOf(emptied.body)).toEqual([]);
+    // The calendar changed with that poll, so a client's cached copy is not confirmed with a 304.
+    expect(emptied.headers['last-modified']).toBe(clock.toUTCString());
+    expect(await loadUpcoming(knex, '2026-11-22', '2026-11-30')).toEqual([]);
   });
 });

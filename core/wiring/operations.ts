@@ -62,7 +62,7 @@ async function operations(app: FastifyInstance) {
     const monitor = manifest.monitor.settings(platform.sectionsOf(manifest.id) as never);
     return { id: manifest.feed.id, displayName: manifest.feed.displayName, enabled: pipelineOn && monitor.Enabled, pollingIntervalSeconds: monitor.PollingIntervalSeconds };
   });
-  await app.register(adminFeedRoutes, { db, feeds });
+  await app.register(adminFeedRoutes, { db, feeds, staleAfterPolls: settings.StaleAfterPolls, now: platform.now });
   const directProviders = [...targets].filter(([, target]) => target.deliver && !target.enqueue).map(([provider]) => provider);
   await app.register(adminDeliveryRoutes, { db, dispatcher, directProviders });
   app.decorate('operations', { recordPoll });

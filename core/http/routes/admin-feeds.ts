@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import Type from 'typebox';
-import type { FeedHealthRecord } from '../../feed-health/feed-health-policy.ts';
+import { feedHealthView, type MonitoredFeed } from '../../feed-health/feed-health-view.ts';
 import { listFeedHealth } from '../../feed-health/feed-health-repository.ts';
 
 const Time = Type.Union([Type.String(), Type.Null()]);
@@ -17,33 +17,11 @@ const FeedHealthView = Type.Object({
     description: 'The latest failed poll (kept after a recovery): the error class and message, never the API key or the answer.',
   }),
   consecutiveFailures: Type.Integer(),
-  stale: Type.Boolean({ description: 'No poll has succeeded for FeedHealth__StaleAfterPolls polls in a row.' }),
+  stale: Type.Boolean({ description: 'No poll has succeeded for FeedHealth__StaleAfterPolls polls in a row, or for as many polling periods (a monitor that stopped polling).' }),
 });
 
-/** A feed as the admin view lists it. */
-export interface MonitoredFeed {
-  readonly id: string;
-  readonly displayName: string;
-  readonly enabled: boolean;
-  readonly pollingIntervalSeconds: number;
-}
-
-export function feedHealthView(feed: MonitoredFeed, record: FeedHealthRecord | undefined) {
-  const iso = (value: Date | null | undefined) => value?.toISOString() ?? null;
-  return {
-    ...feed,
-    lastPollAt: iso(record?.lastPollAt),
-    lastSuccessAt: iso(record?.lastSuccessAt),
-    lastChangeAt: iso(record?.lastChangeAt),
-    lastError: record?.lastError ? { kind: record.lastError.kind, message: record.lastError.message, at: record.lastError.at.toISOString() } : null,
-    consecutiveFailures: record?.consecutiveFailures ?? 0,
-    // A feed no longer polled is not said to be stale (its record stays, and a recovery is still told).
-    stale: feed.enabled && (record?.stale ?? false),
-  };
-}
-
 /** GET /api/admin/feeds: every installed feed, with the health every instance records in the database. */
-export async function adminFeedRoutes(app: FastifyInstance, options: { db: Knex; feeds: readonly MonitoredFeed[] }) {
+export async function adminFeedRoutes(app: FastifyInstance, options: { db: Knex; feeds: readonly MonitoredFeed[]; staleAfterPolls: number; now: () => Date }) {
   app.get(
     '/api/admin/feeds',
     {
@@ -56,7 +34,8 @@ export async function adminFeedRoutes(app: FastifyInstance, options: { db: Knex;
     },
     async () => {
       const records = await listFeedHealth(options.db);
-      return options.feeds.map((feed) => feedHealthView(feed, records.get(feed.id)));
+      const at = { now: options.now(), staleAfterPolls: options.staleAfterPolls };
+      return options.feeds.map((feed) => feedHealthView(feed, records.get(feed.id), at));
     },
   );
 }

@@ -123,6 +123,20 @@ export class DeliveryDispatcher {
    */
   async reserve(): Promise<TakeOverSlot> {
     while (this.#takingOver >= this.#takeOverLimit) await new Promise<void>((resolve) => this.#takeOverWaiters.push(resolve));
+    return this.#slot();
+  }
+
+  /**
+   * Room now, or none, with a lease to claim under: for a claim that must
+   * not wait (the hand-over, inside its caller's transaction). Without room
+   * the rows are claimed waiting, for any instance's dispatcher.
+   */
+  tryReserve(): (TakeOverSlot & { lease: { token: string; seconds: number } }) | undefined {
+    if (this.#takingOver >= this.#takeOverLimit) return undefined;
+    return { ...this.#slot(), lease: { token: randomUUID(), seconds: this.#deps.leaseSeconds } };
+  }
+
+  #slot(): TakeOverSlot {
     this.#takingOver += 1;
     let released = false;
     const release = () => {
@@ -147,12 +161,21 @@ export class DeliveryDispatcher {
 
   async #takeOver(claims: readonly LeasedClaim[], token: string): Promise<void> {
     if (claims.length === 0) return;
-    const events = await this.#store.eventsOf(this.#deps.db, [...new Set(claims.map((claim) => claim.eventId))]);
+    // Read again after the commit, as a lease reads them: a subscription stopped since its claim gets nothing.
+    const [events, active] = await Promise.all([
+      this.#store.eventsOf(this.#deps.db, [...new Set(claims.map((claim) => claim.eventId))]),
+      this.#activeAmong([...new Set(claims.map((claim) => Number(claim.subscription.id)))]),
+    ]);
     const batch: LeasedDelivery[] = claims.map(({ ledgerId, eventId, subscription }) => {
       const stored = events.get(eventId)!;
-      return { ledgerId, attempt: 1, subscription: { ...subscription, is_active: true }, event: stored.event, rendered: stored.rendered };
+      return { ledgerId, attempt: 1, subscription: { ...subscription, is_active: active.has(Number(subscription.id)) }, event: stored.event, rendered: stored.rendered };
     });
     await this.#queue.work(batch, token);
+  }
+
+  async #activeAmong(subscriptionIds: readonly number[]): Promise<Set<number>> {
+    const result = await this.#deps.db.raw('SELECT id FROM notification_subscriptions WHERE id = ANY(?::bigint[]) AND is_active', [subscriptionIds as unknown as Knex.Value]);
+    return new Set((result.rows as Array<{ id: string | number }>).map((row) => Number(row.id)));
   }
 
   /** Delivers exactly these rows now (when due) and waits: /test, announcements. Returns how many were delivered or queued. */

@@ -116,7 +116,17 @@ export class NotificationPipelineService implements NotificationPipeline {
       }
       take(await claimPage(trx, rules, feedId, feedEvents, await systemSubscriptions(trx, feedId)));
       const first = await subscriptionPage(trx, feedId, 0, firstPageSize);
-      take(await claimPage(trx, rules, feedId, feedEvents, first));
+      // With room in this instance's dispatcher, the first page is claimed already leased to it and
+      // handed over once the transaction commits (not a savepoint's release): no second write to lease it.
+      const slot = options.awaitDelivery || trx.parentTransaction || first.length === 0 ? undefined : this.#deps.dispatcher.tryReserve();
+      const claimed = await claimPage(trx, rules, feedId, feedEvents, first, false, slot?.lease);
+      take(claimed);
+      if (slot) {
+        trx.executionPromise.then(
+          () => (claimed.leased.length > 0 ? slot.run(claimed.leased, slot.lease.token) : slot.release()),
+          () => slot.release(),
+        );
+      }
       if (first.length === firstPageSize) {
         await this.#deps.expander.continueAfter(trx, feedEvents.map((entry) => entry.eventId), Number(first.at(-1)!.id), keepFor);
         handOver.kept = keepFor;

@@ -207,9 +207,10 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     await control('hang', 1);
     const result = await pipeline().processNotificationEvents([outage('PO-4', 'F1', ['Matale'])]);
     expect(result).toMatchObject({ matchedSubscriptionCount: 2, claimedCount: 2, deliveredCount: 0 });
-    // The dispatcher took the batch and its target has not answered: the call did not wait for it.
-    await expect.poll(async () => (await ledger()).map((row) => row.status), { timeout: 5000 }).toEqual(['delivering', 'delivering']);
-    expect(await pushDeliveries()).toHaveLength(0);
+    // The system row waits for a dispatcher's lease; the first page went to this one already leased: two batches.
+    // One delivery hangs and stays leased, the other is made: the call waited for neither.
+    await expect.poll(async () => (await ledger()).map((row) => row.status).sort(), { timeout: 5000 }).toEqual(['delivered', 'delivering']);
+    expect(await pushDeliveries()).toHaveLength(1);
   });
 });
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { DeliveryOutcome, DeliveryRequest, DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
+import { activeAmong } from '../subscriptions/subscription-repository.ts';
 import { judgeDelivery, type SettledDelivery } from './delivery-outcome.ts';
 import type { LeasedClaim } from './fanout.ts';
 import { LedgerQueueStore, type LeasedDelivery } from './ledger-queue-store.ts';
@@ -164,18 +165,13 @@ export class DeliveryDispatcher {
     // Read again after the commit, as a lease reads them: a subscription stopped since its claim gets nothing.
     const [events, active] = await Promise.all([
       this.#store.eventsOf(this.#deps.db, [...new Set(claims.map((claim) => claim.eventId))]),
-      this.#activeAmong([...new Set(claims.map((claim) => Number(claim.subscription.id)))]),
+      activeAmong(this.#deps.db, claims.map((claim) => Number(claim.subscription.id))),
     ]);
     const batch: LeasedDelivery[] = claims.map(({ ledgerId, eventId, subscription }) => {
       const stored = events.get(eventId)!;
       return { ledgerId, attempt: 1, subscription: { ...subscription, is_active: active.has(Number(subscription.id)) }, event: stored.event, rendered: stored.rendered };
     });
     await this.#queue.work(batch, token);
-  }
-
-  async #activeAmong(subscriptionIds: readonly number[]): Promise<Set<number>> {
-    const result = await this.#deps.db.raw('SELECT id FROM notification_subscriptions WHERE id = ANY(?::bigint[]) AND is_active', [subscriptionIds as unknown as Knex.Value]);
-    return new Set((result.rows as Array<{ id: string | number }>).map((row) => Number(row.id)));
   }
 
   /** Delivers exactly these rows now (when due) and waits: /test, announcements. Returns how many were delivered or queued. */

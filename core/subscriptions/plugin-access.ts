@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { LedgerAccess, SubscriptionAccess } from '../plugin-api/core-services.ts';
 import { toRecipient } from '../pipeline/recipient.ts';
-import { findSubscription } from './subscription-repository.ts';
+import { activeAmong, findSubscription } from './subscription-repository.ts';
 
 /** Core's subscription table as plugins may see and change it. */
 export function createSubscriptionAccess(db: Knex): SubscriptionAccess {
@@ -10,14 +10,7 @@ export function createSubscriptionAccess(db: Knex): SubscriptionAccess {
       const row = await findSubscription(trx ?? db, publicId);
       return row && { ...toRecipient(row.id, row), isActive: row.is_active, pendingVerification: row.pending_verification };
     },
-    async activeAmong(subscriptionIds, trx) {
-      if (subscriptionIds.length === 0) return new Set();
-      const rows: Array<{ id: number }> = await (trx ?? db)('notification_subscriptions')
-        .select('id')
-        .whereIn('id', [...new Set(subscriptionIds)])
-        .andWhere({ is_active: true });
-      return new Set(rows.map((row) => Number(row.id)));
-    },
+    activeAmong: (subscriptionIds, trx) => activeAmong(trx ?? db, subscriptionIds),
     async setActive(subscriptionId, active, trx) {
       await (trx ?? db)('notification_subscriptions')
         .where({ id: subscriptionId })

@@ -28,6 +28,13 @@ export async function findSubscription(db: Db, publicId: string): Promise<Subscr
   return db(TABLE).where({ public_id: publicId }).first();
 }
 
+/** Which of these subscriptions are active now: one statement, the ids as one array. */
+export async function activeAmong(db: Db, subscriptionIds: readonly number[]): Promise<Set<number>> {
+  if (subscriptionIds.length === 0) return new Set();
+  const result = await db.raw('SELECT id FROM notification_subscriptions WHERE id = ANY(?::bigint[]) AND is_active', [[...new Set(subscriptionIds)] as unknown as Knex.Value]);
+  return new Set((result.rows as Array<{ id: string | number }>).map((row) => Number(row.id)));
+}
+
 export async function deleteSubscription(db: Db, id: number): Promise<void> {
   await db(TABLE).where({ id }).delete();
 }

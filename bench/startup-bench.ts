@@ -20,10 +20,11 @@
  * (default 5), `--node-arg X` (repeatable) replaces the node options of
  * `npm start` (`--node-arg=` for none), to compare V8 or Node options.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { START_FLAGS } from '../demo/service-process.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { freeLoopbackPort } from '../demo/web/loopback.ts';
+import { cpuSecondsOf, memoryMiB } from './e2e/measure.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,32 +58,6 @@ interface StartMeasurement {
   phases: Record<string, number>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-
-/** utime + stime of /proc/<pid>/stat (fields 14 and 15; the command name before them may hold spaces). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
-}
-
-function memoryMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-}
-
 const PHASE_MESSAGES: Record<string, string> = {
   starting: 'config read, plugins imported',
   'migrations applied': 'database open, migrations applied',
@@ -90,7 +65,7 @@ const PHASE_MESSAGES: Record<string, string> = {
 };
 
 async function startOnce(dataDir: string, command: string[]): Promise<StartMeasurement> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const env: NodeJS.ProcessEnv = { ...process.env, Database__EmbeddedPath: dataDir, Server__Host: '127.0.0.1', Server__Port: String(port) };
   delete env.ConnectionStrings__DefaultConnection;
   const spawnedAt = Date.now();
@@ -115,7 +90,7 @@ async function startOnce(dataDir: string, command: string[]): Promise<StartMeasu
       if (ready) {
         const readyMs = Date.now() - spawnedAt;
         const atReady = memoryMiB(child.pid!);
-        const cpu = cpuMs(child.pid!);
+        const cpu = cpuSecondsOf(child.pid!) * 1000;
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         const settled = memoryMiB(child.pid!);
         return { readyMs, cpuMs: cpu, rssMiB: atReady.rss, peakRssMiB: atReady.peak, peakAfterSettleMiB: settled.peak, rssAfterSettleMiB: settled.rss, phases };

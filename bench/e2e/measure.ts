@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Resident memory of a process in MiB, from /proc (Linux); 0 where there is none. */
@@ -52,15 +53,30 @@ export async function inParallel(count: number, limit: number, fn: (index: numbe
 
 export const ratio = (value: number, floor: number) => (floor > 0 ? value / floor : Number.NaN);
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 where there is none. */
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** CPU seconds (user + system) a process has used so far: fields 14 and 15 of /proc/<pid>/stat (the command name before them may hold spaces and parentheses). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The same, 0 where there is no such process (Linux only). */
 export function cpuSeconds(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return cpuSecondsOf(pid);
   } catch {
     return 0;
   }
+}
+
+/** A process's resident memory now and its high-water mark (VmRSS, VmHWM), in MiB. */
+export function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
 /** CPU seconds used so far by every PostgreSQL server process of this machine (the backends of all clients). */

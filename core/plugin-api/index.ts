@@ -15,7 +15,7 @@ export type * from './metrics-types.ts';
 export * from './public-views.ts';
 export { createValidator, type ValidationResult } from './validation.ts';
 export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
-export { feedMonitorSettings, isTimeZone, TimeZoneSetting } from './settings.ts';
+export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';
 export {
   defineDeliveryPlugin,
   defineFeedPlugin,

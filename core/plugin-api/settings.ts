@@ -1,5 +1,4 @@
 import Type from 'typebox';
-export { isTimeZone } from '../config/formats.ts';
 
 /**
  * Settings shapes several plugins share, so each is written (and checked)

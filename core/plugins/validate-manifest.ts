@@ -3,6 +3,7 @@ import { isFeedMonitor } from '../plugin-api/feed-monitor.ts';
 import { FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
 import type { PluginManifest } from '../plugin-api/manifest.ts';
 import { validatePublicViews } from './validate-public-views.ts';
+import { isFn, isRecord } from './value-kinds.ts';
 
 const PLUGIN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const FEED_ID = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
@@ -10,9 +11,6 @@ const EVENT_TYPE = /^[A-Z][A-Za-z0-9]*$/;
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 const SECTION_PATH = /^[A-Za-z][A-Za-z0-9]*(:[A-Za-z][A-Za-z0-9]*)*$/;
 
-const isFn = (value: unknown) => typeof value === 'function';
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks a module's `manifest` export. Returns the problems found, each a

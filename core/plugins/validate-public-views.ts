@@ -1,7 +1,6 @@
 import { CAP_CERTAINTIES, CAP_MSG_TYPES, CAP_SEVERITIES, CAP_URGENCIES } from '../plugin-api/public-views.ts';
+import { isFn, isRecord } from './value-kinds.ts';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isFn = (value: unknown) => typeof value === 'function';
 
 const VOCABULARIES = {
   msgType: CAP_MSG_TYPES,

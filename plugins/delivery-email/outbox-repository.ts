@@ -148,20 +148,22 @@ export async function nextDueAt(db: Knex): Promise<Date | null> {
   return row?.due ? new Date(row.due) : null;
 }
 
-export async function stateCounts(db: Knex): Promise<Record<OutboxState, number>> {
-  const rows: Array<{ state: OutboxState; n: number | string }> = await db('email_outbox').select('state').count({ n: '*' }).groupBy('state');
-  const counts: Record<OutboxState, number> = { pending: 0, processing: 0, sent: 0, failed: 0, dead: 0 };
+/** Counts per state from `{ state, n }` rows; a state without a row is 0. */
+function countsOf(rows: ReadonlyArray<{ state: OutboxState; n: number | string }>): Record<OutboxState, number> {
+  const counts = Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
   for (const row of rows) counts[row.state] = Number(row.n);
   return counts;
+}
+
+export async function stateCounts(db: Knex): Promise<Record<OutboxState, number>> {
+  return countsOf(await db('email_outbox').select('state').count({ n: '*' }).groupBy('state'));
 }
 
 /** Items per state, each counted up to `cap` rows (one statement; sent items pile up, so the read stays bounded). */
 export async function stateCountsUpTo(db: Knex, cap: number): Promise<Record<OutboxState, number>> {
   const parts = OUTBOX_STATES.map(() => '(SELECT ?::text AS state, count(*) AS n FROM (SELECT 1 FROM email_outbox WHERE state = ? LIMIT ?) capped)');
   const result = await db.raw(parts.join(' UNION ALL '), OUTBOX_STATES.flatMap((state) => [state, state, cap]));
-  const counts: Record<OutboxState, number> = { pending: 0, processing: 0, sent: 0, failed: 0, dead: 0 };
-  for (const row of result.rows as Array<{ state: OutboxState; n: number | string }>) counts[row.state] = Number(row.n);
-  return counts;
+  return countsOf(result.rows);
 }
 
 export interface DeadItem {

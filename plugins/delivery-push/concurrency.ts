@@ -5,16 +5,17 @@
  * the timers and the memory they hold stay bounded too.
  */
 export class Limiter {
-  readonly #limit: number;
+  /** Calls in flight at most. */
+  readonly limit: number;
   #active = 0;
   readonly #waiting: Array<() => void> = [];
 
   constructor(limit: number) {
-    this.#limit = Math.max(1, limit);
+    this.limit = Math.max(1, limit);
   }
 
   async acquire(): Promise<void> {
-    if (this.#active < this.#limit) {
+    if (this.#active < this.limit) {
       this.#active += 1;
       return;
     }
@@ -37,7 +38,6 @@ export class Limiter {
  */
 export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number | Limiter, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const limiter = typeof limit === 'number' ? new Limiter(limit) : limit;
-  const workers = typeof limit === 'number' ? limit : items.length;
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -51,6 +51,6 @@ export async function mapWithConcurrency<T, R>(items: readonly T[], limit: numbe
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limiter.limit, items.length)) }, worker));
   return results;
 }

@@ -68,7 +68,7 @@ export async function loadUpcoming(db: Knex | Knex.Transaction, from: string, to
 export async function persistItems(
   trx: Knex.Transaction,
   items: readonly ScheduledOutageItem[],
-  changes: ReadonlyArray<ScheduledOutageChange & { sourceKey: string }>,
+  changes: readonly KeyedChange[],
   now: Date,
 ): Promise<void> {
   await trx.raw('INSERT INTO scheduled_outages_last_poll (id, seen_at) VALUES (true, ?) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at', [now]);

@@ -46,3 +46,9 @@ export function requireAdmin(caller: Caller): void {
 export function createAdminOnly(authenticate: (request: FastifyRequest) => Caller): (request: FastifyRequest) => Promise<void> {
   return async (request) => requireAdmin(authenticate(request));
 }
+
+/** The manage token a request carries in its X-Subscription-Token header, if any. */
+export const manageTokenOf = (request: FastifyRequest) => {
+  const header = request.headers['x-subscription-token'];
+  return typeof header === 'string' ? header : undefined;
+};

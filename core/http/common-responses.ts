@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { BEARER } from './openapi.ts';
 import { ADMIN_PREFIX } from './route-guards.ts';
 import { errorResponses } from './response-schemas.ts';
 
@@ -32,7 +33,7 @@ export function installCommonResponses(app: FastifyInstance): void {
     const declared = schema.response ?? {};
     const added = errorResponses(...statuses.filter((status) => !(status in declared)));
     schema.response = { ...declared, ...added };
-    if (admin) schema.security ??= [{ bearerAuth: [] }];
+    if (admin) schema.security ??= [BEARER];
     route.schema = schema;
   });
 }

@@ -71,6 +71,7 @@ export function createDeliveryObserver(db: Knex, metrics: ServiceMetrics, log: F
       if (unknown.size > 0) readAges(unknown, waiting);
     },
     settled(rows) {
+      if (!metrics.enabled) return;
       metrics.countDeliveries(rows);
       metrics.observeDeliveryLatency(rows.flatMap((row) => (row.status === 'delivered' && row.latencySeconds !== null ? [row.latencySeconds] : [])));
     },

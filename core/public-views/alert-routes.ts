@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
 import { compileFilter } from '../pipeline/subscription-filter.ts';
-import { errorResponses, noContent, textResponse } from '../http/response-schemas.ts';
+import { errorResponses, textResponse } from '../http/response-schemas.ts';
 import { ATOM_CONTENT_TYPE, renderAtom } from './atom-document.ts';
 import { CAP_CONTENT_TYPE, renderCapAlert } from './cap-document.ts';
-import { sendCacheable } from './conditional-get.ts';
+import { NOT_MODIFIED, sendCacheable } from './conditional-get.ts';
 import { FeedIdParams, type PublicViewContext } from './public-view-context.ts';
 import { earlierEventsOfItem, latestPublicEvents, publicEventById } from './public-event-store.ts';
 import { filterFromQuery, queryOfFilter, ViewFilterQuery } from './view-query.ts';
@@ -20,7 +20,6 @@ const EventIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-const NOT_MODIFIED = noContent('Not modified since the If-None-Match / If-Modified-Since of the request.');
 
 /** `utility.power-outages-42`: unique for the sender, free of the characters CAP forbids in identifiers. */
 export const capIdentifier = (feedId: string, eventId: number) => `${feedId}-${eventId}`;

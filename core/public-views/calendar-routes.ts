@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
-import type { Caller } from '../http/caller-auth.ts';
+import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
-import { errorResponses, noContent, textResponse } from '../http/response-schemas.ts';
+import { errorResponses, textResponse } from '../http/response-schemas.ts';
 import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
-import { sendCacheable } from './conditional-get.ts';
+import { NOT_MODIFIED, sendCacheable } from './conditional-get.ts';
 import { renderCalendar } from './ics-document.ts';
 import { FeedIdParams, type PublicViewContext } from './public-view-context.ts';
 import { filterFromQuery, ViewFilterQuery } from './view-query.ts';
@@ -18,7 +18,7 @@ export const CALENDAR_CONTENT_TYPE = 'text/calendar; charset=utf-8';
 const REFRESH_SECONDS = 3600;
 const calendarResponses = {
   200: textResponse('text/calendar', 'An iCalendar (RFC 5545) document.'),
-  304: noContent('Not modified since the If-None-Match / If-Modified-Since of the request.'),
+  304: NOT_MODIFIED,
 };
 
 export interface CalendarRouteOptions {
@@ -76,8 +76,7 @@ export async function calendarRoutes(app: FastifyInstance, options: CalendarRout
       },
     },
     async (request, reply) => {
-      const header = request.headers['x-subscription-token'];
-      const token = request.query.token ?? (typeof header === 'string' ? header : undefined);
+      const token = request.query.token ?? manageTokenOf(request);
       const caller = options.authenticate(request);
       if (token === undefined && caller.kind === 'anonymous') throw new Errors.Unauthorized('querystring/token: the manage token of the subscription is required');
       const subscription = await options.subscriptions.get(request.params.publicId, caller, token);

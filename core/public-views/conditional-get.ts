@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
+import { noContent } from '../http/response-schemas.ts';
 
 export interface CacheableDocument {
   readonly body: string;
@@ -11,6 +12,9 @@ export interface CacheableDocument {
 }
 
 /** A strong validator: the same bytes give the same tag on every instance. */
+/** The 304 answer of every cacheable view, as the OpenAPI document shows it. */
+export const NOT_MODIFIED = noContent('Not modified since the If-None-Match / If-Modified-Since of the request.');
+
 export const entityTag = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 
 /** HTTP dates have whole seconds; a validator finer than that would never compare equal. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { UsageCounts } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 
@@ -39,14 +40,6 @@ export async function deleteSubscription(db: Db, id: number): Promise<void> {
   await db(TABLE).where({ id }).delete();
 }
 
-/** What the create limits count (contracts' limits section), read in the create's transaction. */
-export interface CreateUsage {
-  liveByIp: number;
-  createdTodayByIp: number;
-  liveByUser: number;
-  verificationsToday: number;
-}
-
 const NEW_COLUMNS = [
   'public_id', 'display_name', 'feed_id', 'filter_json', 'provider', 'destination', 'scope', 'is_active', 'pending_verification',
   'owner_user_id', 'created_ip', 'manage_token_hash',
@@ -62,7 +55,7 @@ export async function insertCounting(
   trx: Knex.Transaction,
   row: NewSubscription,
   counters: { day: string; countCreate: boolean; verifiedAddress: string | null },
-): Promise<{ created: SubscriptionRecord; usage: CreateUsage }> {
+): Promise<{ created: SubscriptionRecord; usage: UsageCounts }> {
   const values = NEW_COLUMNS.map((column) => (column === 'filter_json' ? JSON.stringify(row.filter_json) : row[column]));
   const result = await trx.raw(
     `WITH usage AS (

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../http/caller-auth.ts';
+import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
 import { errorResponses, noContent } from '../http/response-schemas.ts';
 import { createBodySchema, CreatedSchema, PublicIdParams, SubscriptionSchema, TestResultSchema } from './subscription-schemas.ts';
@@ -12,10 +12,6 @@ export interface SubscriptionRouteOptions {
 }
 
 type ById = { Params: { publicId: string } };
-export const manageTokenOf = (request: FastifyRequest) => {
-  const header = request.headers['x-subscription-token'];
-  return typeof header === 'string' ? header : undefined;
-};
 
 const tags = ['subscriptions'];
 // The manage token, the owner's bearer JWT, or an admin's.

@@ -120,7 +120,7 @@ export class SubscriptionService {
         { day: now().toISOString().slice(0, 10), countCreate: !owner, verifiedAddress },
       );
       // Judged on the usage before this create; a breach rolls the row and the counters back.
-      const breach = checkCreateLimits(context, owner ? { ...usage, liveByIp: 0, createdTodayByIp: 0 } : { ...usage, liveByUser: 0 }, limits, now());
+      const breach = checkCreateLimits(context, usage, limits, now());
       if (breach) throw tooManyRequests(breach.message, breach.retryAfterSeconds);
       await target.onSubscriptionCreated?.(trx, toRecipient(row.id, row));
       return row;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../http/caller-auth.ts';
-import { manageTokenOf } from '../subscriptions/subscription-routes.ts';
+import { manageTokenOf } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
 import { errorResponses, textResponse } from '../http/response-schemas.ts';
 import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceMetrics } from '../../observability/service-metrics.ts';
+import { textResponse } from '../response-schemas.ts';
 
 /** GET /metrics: Prometheus text format (Metrics__Enabled). */
 export async function metricsRoutes(app: FastifyInstance, options: { metrics: ServiceMetrics }) {
@@ -10,7 +11,7 @@ export async function metricsRoutes(app: FastifyInstance, options: { metrics: Se
         summary: 'Prometheus metrics',
         description: 'Polls, events, deliveries, the backlog, the email outbox, delivery latency, HTTP durations and the process defaults.',
         tags: ['health'],
-        response: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        response: { 200: textResponse('text/plain', 'Prometheus text exposition format.') },
       },
     },
     async (_request, reply) => {

@@ -86,3 +86,57 @@ export function checkCreateLimits(context: CreateContext, usage: UsageCounts, li
   }
   return null;
 }
+
+/** One create of a batch, as the limits see it. */
+export interface CreateCandidate extends CreateContext {
+  /** The client address as counted (IPv6 per prefix). */
+  ip: string;
+  /** The authenticated user's id; null for an anonymous caller. */
+  owner: string | null;
+  /** The digest of the address a verification email goes to; null when none goes. */
+  verifiedAddress: string | null;
+}
+
+/** The usage before a batch, per key; a key not in a map counts 0. */
+export interface UsageByKey {
+  liveByIp: ReadonlyMap<string, number>;
+  createdTodayByIp: ReadonlyMap<string, number>;
+  liveByUser: ReadonlyMap<string, number>;
+  verificationsToday: ReadonlyMap<string, number>;
+}
+
+/**
+ * Judges the creates of one batch in their order, as if each ran alone
+ * after the ones before it: each sees the usage stored before the batch
+ * plus what the batch's earlier accepted creates add (a refused create adds
+ * nothing). Returns each create's breach, or null when it may be stored.
+ */
+export function judgeCreates(candidates: readonly CreateCandidate[], before: UsageByKey, limits: SubscriptionLimits, now: Date): Array<LimitBreach | null> {
+  const added: { [K in keyof UsageByKey]: Map<string, number> } = {
+    liveByIp: new Map(),
+    createdTodayByIp: new Map(),
+    liveByUser: new Map(),
+    verificationsToday: new Map(),
+  };
+  const count = (kind: keyof UsageByKey, key: string | null) => (key === null ? 0 : (before[kind].get(key) ?? 0) + (added[kind].get(key) ?? 0));
+  const add = (kind: keyof UsageByKey, key: string) => added[kind].set(key, (added[kind].get(key) ?? 0) + 1);
+  return candidates.map((candidate) => {
+    const usage: UsageCounts = {
+      liveByIp: count('liveByIp', candidate.ip),
+      createdTodayByIp: count('createdTodayByIp', candidate.ip),
+      liveByUser: count('liveByUser', candidate.owner),
+      verificationsToday: count('verificationsToday', candidate.verifiedAddress),
+    };
+    const breach = checkCreateLimits(candidate, usage, limits, now);
+    if (breach) return breach;
+    // A new subscription is live (active, or awaiting verification). Address counts hold anonymous subscriptions only.
+    if (candidate.owner === null) {
+      add('liveByIp', candidate.ip);
+      add('createdTodayByIp', candidate.ip);
+    } else {
+      add('liveByUser', candidate.owner);
+    }
+    if (candidate.verifiedAddress !== null) add('verificationsToday', candidate.verifiedAddress);
+    return null;
+  });
+}

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { UsageCounts } from './create-limits.ts';
+import type { UsageByKey } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 
@@ -44,63 +44,91 @@ const NEW_COLUMNS = [
   'public_id', 'display_name', 'feed_id', 'filter_json', 'provider', 'destination', 'scope', 'is_active', 'pending_verification',
   'owner_user_id', 'created_ip', 'manage_token_hash',
 ] as const;
+// The arrays' types (the filter goes as text and is cast in the statement).
+const COLUMN_TYPES: Record<(typeof NEW_COLUMNS)[number], string> = {
+  public_id: 'text', display_name: 'text', feed_id: 'text', filter_json: 'text', provider: 'text', destination: 'text', scope: 'text',
+  is_active: 'boolean', pending_verification: 'boolean', owner_user_id: 'text', created_ip: 'text', manage_token_hash: 'text',
+};
 
 /**
- * One statement: the usage the limits judge (as it was before this create)
- * and the new row with its daily counters. The caller judges the usage and
- * rolls the transaction back on a breach, so nothing stays; it holds the
- * address's (or user's) lock first, so the counts cannot race.
+ * Serialises creates of the same addresses, users or destinations across
+ * instances until the transaction ends. One statement; the locks are taken
+ * in one global order (by their hash), so two batches never wait on each
+ * other in a cycle.
  */
-export async function insertCounting(
-  trx: Knex.Transaction,
-  row: NewSubscription,
-  counters: { day: string; countCreate: boolean; verifiedAddress: string | null },
-): Promise<{ created: SubscriptionRecord; usage: UsageCounts }> {
-  const values = NEW_COLUMNS.map((column) => (column === 'filter_json' ? JSON.stringify(row.filter_json) : row[column]));
-  const result = await trx.raw(
-    `WITH usage AS (
-       SELECT (SELECT count(*) FROM notification_subscriptions
-                WHERE created_ip = ? AND owner_user_id IS NULL AND (is_active OR pending_verification)) AS live_by_ip,
-              (SELECT COALESCE(max(count), 0) FROM subscription_rate_counters WHERE client_ip = ? AND day = ?) AS created_today,
-              (SELECT count(*) FROM notification_subscriptions
-                WHERE owner_user_id = ? AND (is_active OR pending_verification)) AS live_by_user,
-              (SELECT COALESCE(max(count), 0) FROM subscription_verification_counters WHERE address_sha256 = ? AND day = ?) AS verifications_today),
-     created AS (
-       INSERT INTO notification_subscriptions (${NEW_COLUMNS.join(', ')})
-       VALUES (${NEW_COLUMNS.map((column) => (column === 'filter_json' ? '?::jsonb' : '?')).join(', ')})
-       RETURNING *),
-     creates AS (
-       INSERT INTO subscription_rate_counters (client_ip, day, count) SELECT ?, ?, 1 WHERE ?::boolean
-       ON CONFLICT (client_ip, day) DO UPDATE SET count = subscription_rate_counters.count + 1),
-     verifications AS (
-       INSERT INTO subscription_verification_counters (address_sha256, day, count) SELECT ?, ?, 1 WHERE ?::boolean
-       ON CONFLICT (address_sha256, day) DO UPDATE SET count = subscription_verification_counters.count + 1)
-     SELECT created.*, usage.* FROM created, usage`,
-    [
-      row.created_ip, row.created_ip, counters.day, row.owner_user_id, counters.verifiedAddress, counters.day,
-      ...values,
-      row.created_ip, counters.day, counters.countCreate,
-      counters.verifiedAddress ?? '', counters.day, counters.verifiedAddress !== null,
-    ],
-  );
-  const { live_by_ip, created_today, live_by_user, verifications_today, ...created } = result.rows[0];
-  return {
-    created: created as SubscriptionRecord,
-    usage: {
-      liveByIp: Number(live_by_ip),
-      createdTodayByIp: Number(created_today),
-      liveByUser: Number(live_by_user),
-      verificationsToday: Number(verifications_today),
-    },
-  };
-}
-
-/** Serialises creates of one address, user or destination across instances until the transaction ends. */
 export async function lockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<void> {
-  // One statement, the keys in a fixed order: two creates never wait on each other in a cycle.
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest(?::text[]) WITH ORDINALITY AS x(k, n) ORDER BY n) AS ordered', [
+  await trx.raw('SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(?::text[]) AS k ORDER BY h) AS ordered', [
     keys.map((key) => `subscription-create:${key}`) as unknown as Knex.Value,
   ]);
+}
+
+/**
+ * The usage the limits judge, for every address, user and destination of a
+ * batch, in one statement: live anonymous subscriptions per address, creates
+ * per address today, live subscriptions per user, verification emails per
+ * destination today. Taken after lockCreatesOf, so no other create changes
+ * these counts before the transaction ends.
+ */
+export async function usageOf(
+  trx: Knex.Transaction,
+  keys: { ips: readonly string[]; users: readonly string[]; addresses: readonly string[]; day: string },
+): Promise<UsageByKey> {
+  const result = await trx.raw(
+    `SELECT 'liveByIp' AS kind, created_ip AS key, count(*)::int AS n FROM notification_subscriptions
+      WHERE created_ip = ANY(?::text[]) AND owner_user_id IS NULL AND (is_active OR pending_verification) GROUP BY created_ip
+     UNION ALL
+     SELECT 'createdTodayByIp', client_ip, count FROM subscription_rate_counters WHERE client_ip = ANY(?::text[]) AND day = ?::date
+     UNION ALL
+     SELECT 'liveByUser', owner_user_id, count(*)::int FROM notification_subscriptions
+      WHERE owner_user_id = ANY(?::text[]) AND (is_active OR pending_verification) GROUP BY owner_user_id
+     UNION ALL
+     SELECT 'verificationsToday', address_sha256, count FROM subscription_verification_counters WHERE address_sha256 = ANY(?::text[]) AND day = ?::date`,
+    [keys.ips, keys.ips, keys.day, keys.users, keys.addresses, keys.day] as unknown as Knex.Value[],
+  );
+  const usage = { liveByIp: new Map(), createdTodayByIp: new Map(), liveByUser: new Map(), verificationsToday: new Map() };
+  for (const row of result.rows as Array<{ kind: keyof UsageByKey; key: string; n: number | string }>) usage[row.kind].set(row.key, Number(row.n));
+  return usage;
+}
+
+/**
+ * Stores a batch's accepted subscriptions and adds them to the daily
+ * counters, in one statement: an anonymous create counts for its address,
+ * a verification email for its destination's digest. Returns the rows in
+ * the order given.
+ */
+export async function insertCreated(
+  trx: Knex.Transaction,
+  creates: ReadonlyArray<{ row: NewSubscription; verifiedAddress: string | null }>,
+  day: string,
+): Promise<SubscriptionRecord[]> {
+  if (creates.length === 0) return [];
+  const columns = NEW_COLUMNS.map((column) =>
+    creates.map(({ row }) => (column === 'filter_json' ? JSON.stringify(row.filter_json) : row[column])),
+  );
+  const tally = (keys: Array<string | null>) => {
+    const counts = new Map<string, number>();
+    for (const key of keys) if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return [[...counts.keys()], [...counts.values()]];
+  };
+  const [createIps, createCounts] = tally(creates.map(({ row }) => (row.owner_user_id === null ? row.created_ip : null)));
+  const [verified, verifiedCounts] = tally(creates.map(({ verifiedAddress }) => verifiedAddress));
+  const result = await trx.raw(
+    `WITH creates AS (
+       INSERT INTO subscription_rate_counters (client_ip, day, count)
+       SELECT ip, ?::date, n FROM unnest(?::text[], ?::int[]) AS c(ip, n)
+       ON CONFLICT (client_ip, day) DO UPDATE SET count = subscription_rate_counters.count + excluded.count),
+     verifications AS (
+       INSERT INTO subscription_verification_counters (address_sha256, day, count)
+       SELECT address, ?::date, n FROM unnest(?::text[], ?::int[]) AS v(address, n)
+       ON CONFLICT (address_sha256, day) DO UPDATE SET count = subscription_verification_counters.count + excluded.count)
+     INSERT INTO notification_subscriptions (${NEW_COLUMNS.join(', ')})
+     SELECT ${NEW_COLUMNS.map((column) => (column === 'filter_json' ? 'filter_json::jsonb' : column)).join(', ')}
+       FROM unnest(${NEW_COLUMNS.map((column) => `?::${COLUMN_TYPES[column]}[]`).join(', ')}) AS n(${NEW_COLUMNS.join(', ')})
+     RETURNING *`,
+    [day, createIps, createCounts, day, verified, verifiedCounts, ...columns] as unknown as Knex.Value[],
+  );
+  const byPublicId = new Map((result.rows as SubscriptionRecord[]).map((row) => [row.public_id, row]));
+  return creates.map(({ row }) => byPublicId.get(row.public_id)!);
 }
 
 /**

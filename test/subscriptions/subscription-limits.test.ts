@@ -150,4 +150,33 @@ describe('subscription limits (contracts §5)', () => {
       started = await start();
     }
   });
+  it('judges creates that arrive together as if each came after the others: the limits hold under concurrency, across instances', async () => {
+    // On PostgreSQL a second instance on the same database takes half of the requests.
+    const second = database.kind === 'postgres' ? await start() : started;
+    try {
+      const ip = '198.51.100.140';
+      const at = (app: TestApp, remoteAddress: string, payload: object = body) =>
+        app.app.inject({ method: 'POST', url: URL_BASE, payload, remoteAddress });
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => at(i % 2 === 0 ? started : second, i % 2 === 0 ? ip : `198.51.100.${150 + i}`)),
+      );
+      const fromIp = answers.filter((_, i) => i % 2 === 0).map((answer) => answer.statusCode);
+      expect(fromIp.filter((code) => code === 201)).toHaveLength(2);
+      expect(fromIp.filter((code) => code === 429)).toHaveLength(6);
+      expect(answers.filter((_, i) => i % 2 === 1).map((answer) => answer.statusCode)).toEqual(Array(8).fill(201));
+      const knex = started.app.services.database.knex;
+      const stored = await knex('notification_subscriptions').where({ created_ip: ip }).count<Array<{ count: string }>>('* as count');
+      expect(Number(stored[0]!.count)).toBe(2);
+
+      // One destination, many callers at once: MaxVerificationsPerAddressPerDay (3) verification emails, no more.
+      const emails = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => at(i % 2 === 0 ? started : second, `203.0.113.${70 + i}`, email('together@example.org'))),
+      );
+      expect(emails.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 201, 429, 429, 429]);
+      const verifications = await knex('notification_subscriptions').whereRaw('lower(destination) = ?', ['together@example.org']).count<Array<{ count: string }>>('* as count');
+      expect(Number(verifications[0]!.count)).toBe(3);
+    } finally {
+      if (second !== started) await second.close();
+    }
+  });
 });

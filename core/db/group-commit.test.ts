@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit, type ItemOutcome } from './group-commit.ts';
+
+/** A writer that records each batch and holds it until released. */
+function heldWriter(judge: (item: number) => ItemOutcome<string> = (item) => ({ ok: true, value: `stored ${item}` })) {
+  const batches: number[][] = [];
+  const releases: Array<() => void> = [];
+  let failWhen: ((items: number[]) => boolean) | null = null;
+  const write = async (items: number[]) => {
+    batches.push(items);
+    await new Promise<void>((resolve) => releases.push(resolve));
+    if (failWhen?.(items)) throw new Error(`batch ${items.join(',')} failed`);
+    return items.map(judge);
+  };
+  const releaseAll = async () => {
+    while (releases.length > 0) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return { write, batches, releaseAll, failIf: (when: (items: number[]) => boolean) => void (failWhen = when) };
+}
+
+describe('GroupCommit', () => {
+  it('writes a lone item at once, and the items that arrive meanwhile together in the next batch', async () => {
+    const writer = heldWriter();
+    const group = new GroupCommit(writer.write, { maxBatch: 10, concurrency: 1 });
+    const results = [1, 2, 3, 4].map((item) => group.submit(item));
+    expect(writer.batches).toEqual([[1]]);
+    await writer.releaseAll();
+    expect(await Promise.all(results)).toEqual(['stored 1', 'stored 2', 'stored 3', 'stored 4']);
+    expect(writer.batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('holds a batch to maxBatch items and runs at most `concurrency` batches at once', async () => {
+    const writer = heldWriter();
+    const group = new GroupCommit(writer.write, { maxBatch: 2, concurrency: 2 });
+    const results = [1, 2, 3, 4, 5, 6, 7].map((item) => group.submit(item));
+    expect(writer.batches).toEqual([[1], [2]]);
+    await writer.releaseAll();
+    await Promise.all(results);
+    expect(writer.batches.flat().sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(Math.max(...writer.batches.map((batch) => batch.length))).toBe(2);
+  });
+
+  it("gives each caller its own item's outcome: a refusal rejects only that caller", async () => {
+    const writer = heldWriter((item) => (item % 2 === 0 ? { ok: false, error: new Error(`refused ${item}`) } : { ok: true, value: `stored ${item}` }));
+    const group = new GroupCommit(writer.write, { maxBatch: 10, concurrency: 1 });
+    const results = [1, 2, 3, 4].map((item) => group.submit(item).catch((error: Error) => error.message));
+    await writer.releaseAll();
+    expect(await Promise.all(results)).toEqual(['stored 1', 'refused 2', 'stored 3', 'refused 4']);
+  });
+
+  it('writes each item of a failed batch again on its own, so one bad item fails only its caller', async () => {
+    const writer = heldWriter();
+    writer.failIf((items) => items.includes(3));
+    const group = new GroupCommit(writer.write, { maxBatch: 10, concurrency: 1 });
+    const results = [1, 2, 3, 4].map((item) => group.submit(item).catch((error: Error) => error.message));
+    await writer.releaseAll();
+    expect(await Promise.all(results)).toEqual(['stored 1', 'stored 2', 'batch 3 failed', 'stored 4']);
+    expect(writer.batches).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
+  });
+});

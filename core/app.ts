@@ -57,6 +57,7 @@ function sectionsOf(manifest: PluginManifest, fullConfig: Readonly<Record<string
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { registry, loaded, config } = await configurePlatform(options.env, options.pluginsDir);
   const sections = new Map(registry.plugins.map(({ manifest }) => [manifest.id, sectionsOf(manifest, loaded.config)]));
+  const feedSections = new Map(registry.feeds.map((manifest) => [manifest.feed.id, sections.get(manifest.id)!]));
   const configProblems = registry.plugins.flatMap(({ manifest }) => manifest.checkConfig?.(sections.get(manifest.id) as never) ?? []);
   const trustedProxy = compiledOrProblem(() => compileTrust(config.Server.TrustedProxies), configProblems);
   if (configProblems.length > 0) throw new ConfigError([...configProblems]);
@@ -95,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     instanceId: randomUUID(),
     runWorkers: options.workers !== false,
     sectionsOf: (pluginId) => sections.get(pluginId) ?? {},
+    feedConfig: (feedId) => feedSections.get(feedId) ?? {},
   };
   app.decorate('platform', platform);
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');

@@ -16,7 +16,7 @@ export async function publicViewRoutes(app: FastifyInstance) {
     publicBaseUrl: config.PublicBaseUrl,
     now,
     // The same sections the feed's renderers get.
-    feedConfig: (feedId) => app.platform.sectionsOf(registry.feed(feedId)?.id ?? ''),
+    feedConfig: app.platform.feedConfig,
   });
   await app.register(calendarRoutes, { context, subscriptions: app.notificationPipeline.subscriptions, authenticate: app.coreServices.auth.authenticate });
   await app.register(alertRoutes, { context });

@@ -15,7 +15,6 @@ async function pipeline(app: FastifyInstance) {
   const { db } = app.external;
   const { targets, dispatcher, expander, rules } = app.delivery;
   const settings = platform.config.NotificationPipeline;
-  const feedConfigs = new Map(platform.registry.feeds.map((manifest) => [manifest.feed.id, platform.sectionsOf(manifest.id)]));
   const service = new NotificationPipelineService({
     db,
     registry: platform.registry,
@@ -24,7 +23,7 @@ async function pipeline(app: FastifyInstance) {
     expander,
     log: app.log.child({ component: 'pipeline' }),
     enabled: settings.Enabled,
-    feedConfig: (feedId) => feedConfigs.get(feedId),
+    feedConfig: platform.feedConfig,
     firstPageSize: settings.FanoutPageSize,
   });
   // What every caller hands events to: counted in the metrics.

@@ -28,6 +28,8 @@ export interface Platform {
   readonly runWorkers: boolean;
   /** A plugin's own config sections out of the full tree. */
   sectionsOf(pluginId: string): Readonly<Record<string, unknown>>;
+  /** The config sections of the plugin that declares a feed, by feed id ({} for core's own feeds): what its renderers and views get. */
+  feedConfig(feedId: string): Readonly<Record<string, unknown>>;
 }
 
 /** External wiring: the database (migrated), the scheduler, wake-ups, and the ordered shutdown. */

@@ -61,6 +61,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const configProblems = registry.plugins.flatMap(({ manifest }) => manifest.checkConfig?.(sections.get(manifest.id) as never) ?? []);
   const trustedProxy = compiledOrProblem(() => compileTrust(config.Server.TrustedProxies), configProblems);
   if (configProblems.length > 0) throw new ConfigError([...configProblems]);
+  const monitors = new Map(registry.feeds.map((manifest) => [manifest.id, manifest.monitor.settings(sections.get(manifest.id) as never)]));
   const database = createDatabase({
     connectionString: config.ConnectionStrings.DefaultConnection,
     embeddedPath: config.Database.EmbeddedPath,
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     runWorkers: options.workers !== false,
     sectionsOf: (pluginId) => sections.get(pluginId) ?? {},
     feedConfig: (feedId) => feedSections.get(feedId) ?? {},
+    monitors,
   };
   app.decorate('platform', platform);
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');

@@ -59,7 +59,7 @@ async function operations(app: FastifyInstance) {
   await app.register(fastifySwaggerUi, docsUiOptions);
   const pipelineOn = platform.config.NotificationPipeline.Enabled;
   const feeds = platform.registry.feeds.map((manifest) => {
-    const monitor = manifest.monitor.settings(platform.sectionsOf(manifest.id) as never);
+    const monitor = platform.monitors.get(manifest.id)!;
     return { id: manifest.feed.id, displayName: manifest.feed.displayName, enabled: pipelineOn && monitor.Enabled, pollingIntervalSeconds: monitor.PollingIntervalSeconds };
   });
   await app.register(adminFeedRoutes, { db, feeds, staleAfterPolls: settings.StaleAfterPolls, now: platform.now });

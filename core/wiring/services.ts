@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { EndpointChecker } from '../feeds/endpoint-types.ts';
 import type { CallerAuth, LedgerAccess, SubscriptionAccess } from '../plugin-api/core-services.ts';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import type { FeedMonitorSettings } from '../plugin-api/feed-monitor.ts';
 import type { DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
 import type { DeliveryDispatcher } from '../pipeline/delivery-dispatcher.ts';
@@ -30,6 +31,8 @@ export interface Platform {
   sectionsOf(pluginId: string): Readonly<Record<string, unknown>>;
   /** The config sections of the plugin that declares a feed, by feed id ({} for core's own feeds): what its renderers and views get. */
   feedConfig(feedId: string): Readonly<Record<string, unknown>>;
+  /** Each feed plugin's monitor settings (Enabled, PollingIntervalSeconds…) by plugin id, picked once from its sections. */
+  readonly monitors: ReadonlyMap<string, FeedMonitorSettings>;
 }
 
 /** External wiring: the database (migrated), the scheduler, wake-ups, and the ordered shutdown. */

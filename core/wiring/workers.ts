@@ -33,7 +33,7 @@ async function workers(app: FastifyInstance) {
       scheduler.register(retentionWorker(db, platform.config.Retention, platform.now));
       for (const manifest of platform.registry.feeds) {
         const context = feedContexts.get(manifest.id)!;
-        if (!pipelineOn || !manifest.monitor.settings(context.config).Enabled) continue;
+        if (!pipelineOn || !platform.monitors.get(manifest.id)!.Enabled) continue;
         scheduler.register(
           feedMonitorWorker(manifest, context.config, {
             db,

@@ -76,7 +76,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     loggerInstance,
     bodyLimit: config.Server.BodyLimitBytes,
-    trustProxy: [...config.Server.TrustedProxies],
+    // The one trust check: request.ip (the request log) and clientAddress (the limits) agree on the proxies.
+    trustProxy: trustedProxy!,
     ...serverTimeouts(config.Server.RequestTimeoutSeconds),
     // A request refused by Node's parser (too slow, headers too large) gets the usual error shape too.
     clientErrorHandler,

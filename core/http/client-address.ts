@@ -11,7 +11,8 @@ import ipaddr from 'ipaddr.js';
  */
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
-export type TrustCheck = (address: string) => boolean;
+/** Whether an address is a trusted proxy. Fastify's trustProxy calls it too, with the socket's address: undefined once the socket is gone. */
+export type TrustCheck = (address: string | undefined) => boolean;
 
 // Longest text form of an address: an IPv4-mapped IPv6 address written in full.
 const MAX_ADDRESS_LENGTH = 45;
@@ -72,7 +73,7 @@ export function compileTrust(entries: readonly string[]): TrustCheck {
     ranges.push([address, bits]);
   }
   return (text) => {
-    const address = parse(text);
+    const address = text === undefined ? null : parse(text);
     return address !== null && ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   };
 }

@@ -15,9 +15,20 @@ export function realPluginsDir(names: string[], fixtures: string[] = []): string
   return dir;
 }
 
+/**
+ * Scheduled-outage digests and reminders at an hour half a day away, so a
+ * test on the real clock never meets one (at its hour a digest is one more
+ * message). Tests of the digests set their hours and a clock of their own.
+ */
+export function quietDigestHours(now = new Date()): Record<string, string> {
+  const hour = String((now.getUTCHours() + 12) % 24);
+  return { ScheduledOutages__TimeZone: 'UTC', ScheduledOutages__DailyDigestHour: hour, ScheduledOutages__WeeklyDigestHour: hour, ScheduledOutages__ReminderHour: hour };
+}
+
 /** The env of a service wired to the feed and push doubles, with both system subscriptions. */
 export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: Record<string, string> = {}): Record<string, string> {
   return {
+    ...quietDigestHours(),
     ExternalProvider__BaseUrl: feed.baseUrl,
     ExternalProvider__ApiKey: feed.apiKey,
     Notifications__Push__BaseUrl: push.baseUrl,

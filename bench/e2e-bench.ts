@@ -114,6 +114,7 @@ try {
   const creates = Math.min(CREATES, N);
   const createPool = new Pool(serviceUrl, { connections: 32 });
   cleanups.push(() => createPool.close());
+  const createCpuBefore = { service: cpuSeconds(service.pid), postgres: postgresCpuSeconds(), client: process.cpuUsage() };
   const createStarted = performance.now();
   await inParallel(creates, 32, async (index) => {
     const response = await createPool.request({
@@ -126,6 +127,12 @@ try {
     if (response.statusCode !== 201) throw new Error(`create answered ${response.statusCode}: ${text}`);
   });
   const createSeconds = (performance.now() - createStarted) / 1000;
+  const createClientCpu = process.cpuUsage(createCpuBefore.client);
+  const createCpu = {
+    service: cpuSeconds(service.pid) - createCpuBefore.service,
+    postgres: postgresCpuSeconds() - createCpuBefore.postgres,
+    client: (createClientCpu.user + createClientCpu.system) / 1e6,
+  };
 
   // The rest of the subscribers in SQL, with a mix of filters that all match the outage.
   const db = new pg.Client({ connectionString: database.url });
@@ -244,6 +251,9 @@ try {
   const s = (seconds: number) => `${seconds.toFixed(2)} s`;
   console.log(`bench:e2e — ${N.toLocaleString('en')} subscribers, poll period ${PERIOD_SECONDS} s, PostgreSQL, node ${process.version}`);
   console.log(line('API creates, 32 at once from 250 addresses', `${Math.round(creates / createSeconds)}/s`, `(target >= 1500/s; ${creates} creates)`));
+  console.log(
+    line('CPU during the creates: service, PostgreSQL, client', `${createCpu.service.toFixed(1)} + ${createCpu.postgres.toFixed(1)} + ${createCpu.client.toFixed(1)} s`, `(in ${s(createSeconds)})`),
+  );
   console.log(line('poll → first message', s(firstSeconds), '(target <= 1 s)'));
   console.log(line('poll → last message', `${s(lastSeconds)} (${Math.round(N / lastSeconds)}/s)`, `(${ratio(lastSeconds, floorSeconds).toFixed(2)}x the floor; target <= 1.3x)`));
   console.log(line('floor: INSERT … SELECT of N ledger rows', s(floorInsertSeconds), ''));

@@ -28,7 +28,7 @@ describe('start.sh', () => {
     const result = await runScript(startScript, ['--print'], { NP_NODE: process.execPath, NP_MEMINFO: meminfo, NP_MEMORY_MAX: noCgroupLimit, NP_HEAP_PERCENT: '', NP_HEAP_MIB: '' });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe(`${process.execPath} --max-old-space-size=4096 core/main.ts`);
+    expect(result.stdout.trim()).toBe(`${process.execPath} --max-semi-space-size=32 --max-old-space-size=4096 core/main.ts`);
   });
 
   it('uses the cgroup memory limit when it is lower, and honours NP_HEAP_PERCENT and NP_HEAP_MIB', async () => {

@@ -23,7 +23,8 @@ interface Waiting<I, R> {
  *
  * `write` returns one outcome per item, in order. When it throws instead
  * (the transaction failed as a whole), each item of the batch is written
- * again on its own, so one bad item fails only its own caller.
+ * again on its own (all at once), so one bad item fails only its own
+ * caller.
  */
 export class GroupCommit<I, R> {
   readonly #write: (items: I[]) => Promise<Array<ItemOutcome<R>>>;
@@ -60,7 +61,8 @@ export class GroupCommit<I, R> {
       outcomes = await this.#write(batch.map((waiting) => waiting.item));
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
-      for (const waiting of batch) await this.#run([waiting]);
+      // At once, not one after another: when the database itself is down, every caller learns it in one timeout, as alone.
+      await Promise.all(batch.map((waiting) => this.#run([waiting])));
       return;
     }
     batch.forEach((waiting, index) => {

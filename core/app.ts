@@ -21,6 +21,7 @@ import { operationsWiring } from './wiring/operations.ts';
 import { pipelineWiring } from './wiring/pipeline.ts';
 import { routesWiring } from './wiring/routes.ts';
 import type { AppServices, Platform } from './wiring/services.ts';
+import { Shutdown } from './wiring/shutdown.ts';
 import { workersWiring } from './wiring/workers.ts';
 
 export type { AppServices };
@@ -106,14 +107,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));
   app.log.info({ database: database.description, plugins: registry.plugins.map((p) => p.folder) }, 'starting');
 
-  await app.register(externalWiring, { database });
-  await app.register(observabilityWiring);
-  await app.register(coreServicesWiring);
-  await app.register(deliveryWiring);
-  await app.register(pipelineWiring);
-  await app.register(routesWiring, { trustedProxy: trustedProxy! });
-  await app.register(operationsWiring);
-  await app.register(workersWiring);
+  // One list of what to stop, the database last: app.close() runs it, and so does a failed start.
+  const shutdown = new Shutdown(app.log);
+  shutdown.add('database', () => database.knex.destroy());
+  app.addHook('onClose', () => shutdown.run());
+  try {
+    await app.register(externalWiring, { database, shutdown });
+    await app.register(observabilityWiring);
+    await app.register(coreServicesWiring);
+    await app.register(deliveryWiring);
+    await app.register(pipelineWiring);
+    await app.register(routesWiring, { trustedProxy: trustedProxy! });
+    await app.register(operationsWiring);
+    await app.register(workersWiring);
+  } catch (error) {
+    // Whatever step failed, what was opened goes back: the pool's connections, the embedded data folder's lock.
+    await shutdown.run();
+    throw error;
+  }
   app.decorate('services', {
     config,
     fullConfig: loaded.config,

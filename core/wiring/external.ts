@@ -7,26 +7,23 @@ import { createWakeups } from '../queue/wakeups.ts';
 import { WorkerLeases } from '../scheduler/worker-leases.ts';
 import { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
 import type { Database } from '../db/database.ts';
-import { Shutdown } from './shutdown.ts';
+import type { Shutdown } from './shutdown.ts';
 
 /**
  * Third-party wiring, first: the database with every migration applied
  * (a failed migration stops the start), the scheduler of the workers, and
- * the wake-up channel. Decorates `external`.
+ * the wake-up channel, each added to buildApp's shutdown (which already
+ * closes the database, last). Decorates `external`.
  */
-async function external(app: FastifyInstance, options: { database: Database }) {
+async function external(app: FastifyInstance, options: { database: Database; shutdown: Shutdown }) {
   const { platform } = app;
-  const { database } = options;
-  const shutdown = new Shutdown(app.log);
-  app.addHook('onClose', () => shutdown.run());
-  shutdown.add('database', () => database.knex.destroy());
+  const { database, shutdown } = options;
   const readiness = { migrated: false, pluginsLoaded: false };
   try {
     const report = await runMigrations(database, platform.registry.migrationDirs);
     if (report.applied.length > 0) app.log.info({ applied: report.applied }, 'migrations applied');
     readiness.migrated = true;
   } catch (cause) {
-    await database.knex.destroy().catch(() => undefined);
     throw new Errors.MigrationFailed((cause as Error).message, { cause });
   }
   const wakeups = createWakeups(database.knex, database.kind, app.log.child({ component: 'wakeups' }));

@@ -31,7 +31,7 @@ declare module 'fastify' {
  */
 async function operations(app: FastifyInstance) {
   const { platform } = app;
-  const { db, shutdown } = app.external;
+  const { db } = app.external;
   const { metrics } = app.observability;
   const { targets, dispatcher } = app.delivery;
   const settings = platform.config.FeedHealth;
@@ -39,7 +39,6 @@ async function operations(app: FastifyInstance) {
   try {
     destination = alertDestination(settings.AlertTopic, targets);
   } catch (error) {
-    await shutdown.run();
     throw new ConfigError([(error as Error).message]);
   }
   await syncAlertSubscription(db, destination);

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../core/app.ts';
 import { LOCK_FILE_NAME } from '../../core/db/data-folder-lock.ts';
 import { createDatabase } from '../../core/db/database.ts';
 import { EMBEDDED_SHARED_BUFFERS } from '../../core/db/embedded-database.ts';
@@ -70,6 +71,22 @@ describe('a fresh embedded data folder', () => {
       expect(existsSync(path.join(dir, '.template-partial'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a start that fails while wiring', () => {
+  it('gives the data folder back, whatever step failed', async () => {
+    const dir = mkdtempSync(path.join(tmpRoot(), 'pg-failed-start-'));
+    const pluginsDir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+    cpSync(path.join(projectRoot, 'test', 'fixtures', 'broken-plugins', 'failing-target'), path.join(pluginsDir, 'failing-target'), { recursive: true });
+    try {
+      const start = buildApp({ env: { Database__EmbeddedPath: dir }, pluginsDir, logStream: { write: () => undefined } });
+      await expect(start).rejects.toThrow('the failing target refuses to start');
+      expect(readdirSync(dir)).not.toContain(LOCK_FILE_NAME);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(pluginsDir, { recursive: true, force: true });
     }
   });
 });

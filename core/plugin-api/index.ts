@@ -36,3 +36,4 @@ export { defineRenderer } from './renderer.ts';
 export { createPluginTestContext, type PluginTestContextOptions } from './test-kit.ts';
 export { plainLines, singleLine, stripBidiControls, withoutControls } from './user-text.ts';
 export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';
+export { drainInBatches } from '../retention/drain-in-batches.ts';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
+import { drainInBatches } from './drain-in-batches.ts';
 import { deletePastCounters, deleteSettledDeliveries, deleteUnreferencedEvents } from './retention-repository.ts';
 
 export const RETENTION_WORKER = 'core.retention';
@@ -34,16 +35,8 @@ export function retentionWorker(db: Knex, settings: RetentionSettings, now: () =
       const at = now();
       const cutoff = new Date(at.getTime() - settings.Days * 24 * 3600 * 1000);
       const removed = { deliveries: 0, events: 0, counters: 0 };
-      const drain = async (step: () => Promise<number>) => {
-        let total = 0;
-        for (let count = settings.BatchSize; count === settings.BatchSize && !signal.aborted; ) {
-          count = await step();
-          total += count;
-        }
-        return total;
-      };
-      removed.deliveries = await drain(() => deleteSettledDeliveries(db, cutoff, settings.BatchSize));
-      removed.events = await drain(() => deleteUnreferencedEvents(db, cutoff, settings.BatchSize));
+      removed.deliveries = await drainInBatches(settings.BatchSize, signal, (limit) => deleteSettledDeliveries(db, cutoff, limit));
+      removed.events = await drainInBatches(settings.BatchSize, signal, (limit) => deleteUnreferencedEvents(db, cutoff, limit));
       removed.counters = await deletePastCounters(db, at.toISOString().slice(0, 10));
       if (removed.deliveries + removed.events + removed.counters > 0) log.info({ ...removed, olderThan: cutoff.toISOString() }, 'retention removed old rows');
     },

@@ -1,4 +1,4 @@
-import type { DeliveryPluginContext, WorkerDefinition } from '#plugin-api';
+import { drainInBatches, type DeliveryPluginContext, type WorkerDefinition } from '#plugin-api';
 import type { emailConfig } from './config.ts';
 
 /**
@@ -14,15 +14,14 @@ export function outboxRetention(context: DeliveryPluginContext<typeof emailConfi
     intervalSeconds: IntervalSeconds,
     run: async ({ signal, log }) => {
       const cutoff = new Date(context.now().getTime() - Days * 24 * 3600 * 1000);
-      let items = 0;
-      for (let removed = BatchSize; removed === BatchSize && !signal.aborted; items += removed) {
+      const items = await drainInBatches(BatchSize, signal, async (limit) => {
         const result = await context.db.raw(
           `DELETE FROM email_outbox WHERE id IN (
              SELECT id FROM email_outbox WHERE state IN ('sent', 'dead') AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
-          [cutoff, BatchSize],
+          [cutoff, limit],
         );
-        removed = Number(result.rowCount ?? 0);
-      }
+        return Number(result.rowCount ?? 0);
+      });
       const tokens = await context.db('email_verification_tokens')
         .where((q) => q.whereNotNull('used_at').orWhere('expires_at', '<', context.now()))
         .andWhere('created_at', '<', cutoff)

@@ -82,14 +82,16 @@ export async function latestPublicEvents(db: Knex, query: PublicEventQuery): Pro
 
 /** A stored event by id as its public alert: the first event of its key (a repeated row stands for it), or none for a private type. */
 export async function publicEventById(db: Knex, id: number): Promise<StoredNotificationEvent | undefined> {
-  const row: EventRow | undefined = await db('notification_events').select(COLUMNS).where('id', id).first();
-  if (!row || row.event_type === TEST_EVENT_TYPE) return undefined;
-  const first: EventRow = await db('notification_events')
+  // One statement: the key of the asked row (none for a missing or private one), then its first row.
+  const first: EventRow | undefined = await db('notification_events')
     .select(COLUMNS)
-    .where({ feed_id: row.feed_id, event_type: row.event_type, source_key: row.source_key })
+    .whereRaw('(feed_id, event_type, source_key) = (SELECT feed_id, event_type, source_key FROM notification_events WHERE id = ? AND event_type <> ?)', [
+      id,
+      TEST_EVENT_TYPE,
+    ])
     .orderBy('id')
     .first();
-  return toEvent(first);
+  return first && toEvent(first);
 }
 
 /** The earlier public events of the same source item (itemKey) whose types have a CAP profile, oldest first. */

@@ -27,20 +27,31 @@ export function createLedgerAccess(db: Knex, onSettled?: LedgerSettledObserver):
   return {
     async settle(outcomes, trx) {
       if (outcomes.length === 0) return;
+      const bindings = [
+        outcomes.map((o) => o.ledgerId) as unknown as Knex.Value,
+        outcomes.map((o) => o.kind) as unknown as Knex.Value,
+        outcomes.map((o) => o.reason ?? null) as unknown as Knex.Value,
+      ];
+      const set = `SET status = v.status, last_error = v.err, delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END`;
+      if (!onSettled) {
+        await (trx ?? db).raw(
+          `UPDATE notification_delivery_ledger l ${set}
+             FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err)
+            WHERE l.id = v.id AND l.status = 'queued'`,
+          bindings,
+        );
+        return;
+      }
+      // The event's age at delivery is what the observer is told (metrics): only then is the event joined.
       const result = await (trx ?? db).raw(
-        `UPDATE notification_delivery_ledger l
-            SET status = v.status, last_error = v.err, delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END
+        `UPDATE notification_delivery_ledger l ${set}
            FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err), notification_events e
           WHERE l.id = v.id AND l.status = 'queued' AND e.id = l.event_id
           RETURNING l.provider, l.status, EXTRACT(EPOCH FROM l.delivered_at - e.created_at) AS seconds`,
-        [
-          outcomes.map((o) => o.ledgerId) as unknown as Knex.Value,
-          outcomes.map((o) => o.kind) as unknown as Knex.Value,
-          outcomes.map((o) => o.reason ?? null) as unknown as Knex.Value,
-        ],
+        bindings,
       );
       const rows = result.rows as Array<{ provider: string; status: 'delivered' | 'failed'; seconds: string | number | null }>;
-      onSettled?.(rows.map((row) => ({ provider: row.provider, status: row.status, latencySeconds: row.seconds === null ? null : Number(row.seconds) })));
+      onSettled(rows.map((row) => ({ provider: row.provider, status: row.status, latencySeconds: row.seconds === null ? null : Number(row.seconds) })));
     },
     async reopen(ledgerIds, trx) {
       if (ledgerIds.length === 0) return;

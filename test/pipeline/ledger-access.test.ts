@@ -31,8 +31,11 @@ describe('ledger access of transactional targets', () => {
       expect((await row()).status).toBe('failed'); // only queued rows are settled
       await ledger.reopen([id]);
       expect(await row()).toMatchObject({ status: 'queued', last_error: null });
-      await ledger.settle([{ ledgerId: id, kind: 'delivered' }]);
+      // With an observer (metrics on), the settle also tells what it settled and the event's age at delivery.
+      const observed: unknown[] = [];
+      await createLedgerAccess(knex, (rows) => observed.push(...rows)).settle([{ ledgerId: id, kind: 'delivered' }]);
       expect((await row()).status).toBe('delivered');
+      expect(observed).toEqual([{ provider: 'Email', status: 'delivered', latencySeconds: expect.any(Number) }]);
       await ledger.reopen([id]);
       expect((await row()).status).toBe('delivered'); // a delivered row is never reopened
     } finally {

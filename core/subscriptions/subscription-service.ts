@@ -66,7 +66,7 @@ export class SubscriptionService {
   // Concurrent creates share a transaction (see #writeCreates): under load the round trips per create fall from four to a fraction.
   readonly #creates = new GroupCommit<PendingCreate, repo.SubscriptionRecord>((creates) => this.#writeCreates(creates), {
     maxBatch: 64,
-    concurrency: 2,
+    concurrency: 1,
   });
 
   constructor(deps: SubscriptionServiceDependencies) {

@@ -1,16 +1,28 @@
-/** What one item of a batch came to: its value, or the error that is its alone (a refusal). */
-export type ItemOutcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+/**
+ * What one item of a batch came to: its value (or a promise of it, for an
+ * item the batch hands on to be written by other means), or the error that
+ * is its alone (a refusal).
+ */
+export type ItemOutcome<R> = { ok: true; value: R | PromiseLike<R> } | { ok: false; error: unknown };
 
 export interface GroupCommitOptions {
   /** Items written together at most. */
   maxBatch: number;
   /** Batches written at once (each holds a database connection while it runs). */
   concurrency: number;
+  /**
+   * Whether a batch that failed as a whole with this error is worth writing
+   * again item by item: yes when one item may be the cause, no when the
+   * database itself failed (each item would only wait for the same
+   * failure again: then the callers waiting behind the batch get the
+   * error too). Every error by default.
+   */
+  retryAlone?: (error: unknown) => boolean;
 }
 
 interface Waiting<I, R> {
   item: I;
-  resolve(value: R): void;
+  resolve(value: R | PromiseLike<R>): void;
   reject(error: unknown): void;
 }
 
@@ -23,8 +35,10 @@ interface Waiting<I, R> {
  *
  * `write` returns one outcome per item, in order. When it throws instead
  * (the transaction failed as a whole), each item of the batch is written
- * again on its own (all at once), so one bad item fails only its own
- * caller.
+ * again on its own, one after another, so one bad item fails only its own
+ * caller; unless `retryAlone` says the error is not an item's, and then
+ * every caller of the batch, and every caller waiting behind it, gets it at
+ * once.
  */
 export class GroupCommit<I, R> {
   readonly #write: (items: I[]) => Promise<Array<ItemOutcome<R>>>;
@@ -55,14 +69,20 @@ export class GroupCommit<I, R> {
     }
   }
 
+  /** Settles every caller of the batch, whatever happens; never rejects. */
   async #run(batch: Array<Waiting<I, R>>): Promise<void> {
     let outcomes: Array<ItemOutcome<R>>;
     try {
       outcomes = await this.#write(batch.map((waiting) => waiting.item));
+      if (outcomes.length !== batch.length) throw new Error(`group commit: ${outcomes.length} outcomes for ${batch.length} items`);
     } catch (error) {
+      if (!(this.#options.retryAlone?.(error) ?? true)) {
+        // The database's failure, not an item's: those waiting behind this batch would only wait for it again.
+        for (const waiting of [...batch, ...this.#waiting.splice(0)]) waiting.reject(error);
+        return;
+      }
       if (batch.length === 1) return batch[0]!.reject(error);
-      // At once, not one after another: when the database itself is down, every caller learns it in one timeout, as alone.
-      await Promise.all(batch.map((waiting) => this.#run([waiting])));
+      for (const waiting of batch) await this.#run([waiting]);
       return;
     }
     batch.forEach((waiting, index) => {

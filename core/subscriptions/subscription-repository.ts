@@ -58,9 +58,25 @@ const COLUMN_TYPES: Record<(typeof NEW_COLUMNS)[number], string> = {
  */
 export async function lockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<void> {
   await trx.raw('SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(?::text[]) AS k ORDER BY h) AS ordered', [
-    keys.map((key) => `subscription-create:${key}`) as unknown as Knex.Value,
+    keys.map(lockName) as unknown as Knex.Value,
   ]);
 }
+
+/**
+ * The same locks, without waiting: takes each one that is free (until the
+ * transaction ends) and returns the keys another transaction holds. One
+ * statement; it never waits, so it can be part of no wait cycle.
+ */
+export async function tryLockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<Set<string>> {
+  const result = await trx.raw(
+    'SELECT k, pg_try_advisory_xact_lock(hashtext(k)) AS taken FROM unnest(?::text[]) AS k',
+    [[...new Set(keys)].map(lockName) as unknown as Knex.Value],
+  );
+  return new Set((result.rows as Array<{ k: string; taken: boolean }>).filter((row) => !row.taken).map((row) => row.k.slice(LOCK_PREFIX.length)));
+}
+
+const LOCK_PREFIX = 'subscription-create:';
+const lockName = (key: string) => `${LOCK_PREFIX}${key}`;
 
 /**
  * The usage the limits judge, for every address, user and destination of a

@@ -10,6 +10,7 @@ import { createTestEvent } from '../pipeline/test-event.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import { limitKey } from '../http/client-address.ts';
 import { stripBidiControls } from '../plugin-api/user-text.ts';
+import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { GroupCommit, type ItemOutcome } from '../db/group-commit.ts';
 import { addressLimitsApply, judgeCreates, type CreateCandidate, type SubscriptionLimits } from './create-limits.ts';
 import * as repo from './subscription-repository.ts';
@@ -54,6 +55,12 @@ interface PendingCreate extends CreateCandidate {
   row: repo.NewSubscription;
 }
 
+/** The locks a create holds while it is judged and stored: its caller's (address or user), and its destination's when it sends a verification email. */
+const lockKeysOf = (create: CreateCandidate): string[] => [
+  create.owner ? `user:${create.owner}` : `ip:${create.ip}`,
+  ...(create.verifiedAddress ? [`verify:${create.verifiedAddress}`] : []),
+];
+
 const randomId = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 function tooManyRequests(message: string, retryAfterSeconds: number): Error {
@@ -67,6 +74,8 @@ export class SubscriptionService {
   readonly #creates = new GroupCommit<PendingCreate, repo.SubscriptionRecord>((creates) => this.#writeCreates(creates), {
     maxBatch: 64,
     concurrency: 1,
+    // A database that is down fails every create of the batch alike: no use trying each again.
+    retryAlone: (error) => !isDatabaseUnavailable(error),
   });
 
   constructor(deps: SubscriptionServiceDependencies) {
@@ -136,37 +145,61 @@ export class SubscriptionService {
   }
 
   /**
-   * Writes the creates that arrived together in one transaction: the
-   * callers' and destinations' locks, their usage in one read, the judgement
-   * (each as if it ran alone after the ones before it), the accepted rows
-   * and their counters in one statement, then the targets' own records. A
-   * refused create gets its 429; nothing of it is stored.
+   * Writes the creates that arrived together in one transaction. It never
+   * waits for a lock: it takes the free locks of its callers and
+   * destinations, and a create whose lock another transaction holds (a
+   * create of the same address on another instance, say) is handed on to
+   * be written alone, after this batch, waiting for its lock as a create
+   * always did. So one busy address holds up its own creates, not the
+   * others'.
    */
   async #writeCreates(creates: PendingCreate[]): Promise<Array<ItemOutcome<repo.SubscriptionRecord>>> {
-    const { db, limits, now } = this.#deps;
+    const busy = new Set<string>();
+    const stored = await this.#deps.db.transaction(async (trx) => {
+      for (const key of await repo.tryLockCreatesOf(trx, creates.flatMap(lockKeysOf))) busy.add(key);
+      const ready = creates.filter((create) => !lockKeysOf(create).some((key) => busy.has(key)));
+      const outcomes = await this.#store(trx, ready);
+      return new Map(ready.map((create, index) => [create, outcomes[index]!]));
+    });
+    return creates.map((create) => stored.get(create) ?? { ok: true, value: this.#writeAlone(create) });
+  }
+
+  /** One create in a transaction of its own, waiting for its locks (its own callers queue behind it; nobody else does). */
+  async #writeAlone(create: PendingCreate): Promise<repo.SubscriptionRecord> {
+    const [outcome] = await this.#deps.db.transaction(async (trx) => {
+      await repo.lockCreatesOf(trx, lockKeysOf(create));
+      return this.#store(trx, [create]);
+    });
+    if (!outcome!.ok) throw outcome!.error;
+    return outcome!.value;
+  }
+
+  /**
+   * With the creates' locks held: their usage in one read, the judgement
+   * (each as if it ran alone after the ones before it), the accepted rows
+   * and their counters in one statement, then each target's own records
+   * (the Email target's verification email), one create after another. A
+   * refused create gets its 429; nothing of it is stored.
+   */
+  async #store(trx: Knex.Transaction, creates: PendingCreate[]): Promise<Array<ItemOutcome<repo.SubscriptionRecord>>> {
+    if (creates.length === 0) return [];
+    const { limits, now } = this.#deps;
     const at = now();
     const day = at.toISOString().slice(0, 10);
-    const verified = creates.flatMap(({ verifiedAddress }) => (verifiedAddress ? [verifiedAddress] : []));
-    return db.transaction(async (trx) => {
-      await repo.lockCreatesOf(trx, [
-        ...creates.map(({ owner, ip }) => (owner ? `user:${owner}` : `ip:${ip}`)),
-        ...verified.map((address) => `verify:${address}`),
-      ]);
-      const usage = await repo.usageOf(trx, {
-        ips: [...new Set(creates.map(({ ip }) => ip))],
-        users: [...new Set(creates.flatMap(({ owner }) => (owner ? [owner] : [])))],
-        addresses: [...new Set(verified)],
-        day,
-      });
-      const verdicts = judgeCreates(creates, usage, limits, at);
-      const accepted = creates.filter((_, index) => verdicts[index] === null);
-      const rows = await repo.insertCreated(trx, accepted, day);
-      for (const [index, row] of rows.entries()) await accepted[index]!.target.onSubscriptionCreated?.(trx, toRecipient(row.id, row));
-      let next = 0;
-      return verdicts.map((breach) =>
-        breach ? { ok: false as const, error: tooManyRequests(breach.message, breach.retryAfterSeconds) } : { ok: true as const, value: rows[next++]! },
-      );
+    const usage = await repo.usageOf(trx, {
+      ips: [...new Set(creates.map(({ ip }) => ip))],
+      users: [...new Set(creates.flatMap(({ owner }) => (owner ? [owner] : [])))],
+      addresses: [...new Set(creates.flatMap(({ verifiedAddress }) => (verifiedAddress ? [verifiedAddress] : [])))],
+      day,
     });
+    const verdicts = judgeCreates(creates, usage, limits, at);
+    const accepted = creates.filter((_, index) => verdicts[index] === null);
+    const rows = await repo.insertCreated(trx, accepted, day);
+    for (const [index, row] of rows.entries()) await accepted[index]!.target.onSubscriptionCreated?.(trx, toRecipient(row.id, row));
+    let next = 0;
+    return verdicts.map((breach) =>
+      breach ? { ok: false as const, error: tooManyRequests(breach.message, breach.retryAfterSeconds) } : { ok: true as const, value: rows[next++]! },
+    );
   }
 
   async get(publicId: string, caller: Caller, manageToken: string | undefined): Promise<repo.SubscriptionRecord> {

@@ -179,4 +179,23 @@ describe('subscription limits (contracts §5)', () => {
       if (second !== started) await second.close();
     }
   });
+  it('a create whose address another transaction holds waits alone: the creates of other addresses go on', async (context) => {
+    // Another session holding the lock needs a second connection: PostgreSQL only (the embedded database has one).
+    if (database.kind !== 'postgres') return context.skip();
+    const knex = started.app.services.database.knex;
+    const holder = await knex.transaction();
+    try {
+      await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['subscription-create:ip:198.51.100.200']);
+      let blockedAnswered = false;
+      const blocked = create('198.51.100.200').then((answer) => ((blockedAnswered = true), answer));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const others = await Promise.all([create('198.51.100.201'), create('198.51.100.202')]);
+      expect(others.map((answer) => answer.statusCode)).toEqual([201, 201]);
+      expect(blockedAnswered).toBe(false);
+      await holder.commit();
+      expect((await blocked).statusCode).toBe(201);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+  });
 });

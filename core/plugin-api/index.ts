@@ -37,3 +37,4 @@ export { createPluginTestContext, type PluginTestContextOptions } from './test-k
 export { plainLines, singleLine, stripBidiControls, withoutControls } from './user-text.ts';
 export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';
 export { drainInBatches } from '../retention/drain-in-batches.ts';
+export { randomToken } from './random-token.ts';

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Errors } from '../errors.ts';
+import { randomToken } from '../plugin-api/random-token.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import { toRecipient } from '../pipeline/recipient.ts';
@@ -61,7 +61,6 @@ const lockKeysOf = (create: CreateCandidate): string[] => [
   ...(create.verifiedAddress ? [`verify:${create.verifiedAddress}`] : []),
 ];
 
-const randomId = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 function tooManyRequests(message: string, retryAfterSeconds: number): Error {
   return Object.assign(new Errors.TooManyRequests(message), { headers: { 'retry-after': String(retryAfterSeconds) } });
@@ -113,7 +112,7 @@ export class SubscriptionService {
     if (!target) throw new Errors.InvalidField(`body/delivery/provider: ${request.delivery.provider} is not available`);
     const scope = caller.kind === 'user' ? 'User' : 'Anonymous';
     const destination = target.prepareDestination(request.delivery.destination, { scope });
-    const manageToken = randomId(32);
+    const manageToken = randomToken(32);
     const ip = limitKey(clientAddress, limits.Ipv6PrefixLength);
     const owner = caller.kind === 'user' ? caller.userId : null;
     const verifies = !target.startsActive;
@@ -127,7 +126,7 @@ export class SubscriptionService {
       verifiedAddress: verifies ? hashToken(destination.toLowerCase()) : null,
       target,
       row: {
-        public_id: randomId(16),
+        public_id: randomToken(16),
         display_name: displayName,
         feed_id: request.feedId,
         filter_json: filter,

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { Errors, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
+import { Errors, randomToken, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
 import { Limiter, mapWithConcurrency } from './concurrency.ts';
 import type { pushConfig } from './config.ts';
 import { buildPublishBody, type PublishBody } from './publish-payload.ts';
@@ -21,7 +20,7 @@ const NOT_CONFIGURED = 'No push server is configured (Notifications__Push__BaseU
 const GENERATED_TOPIC_BYTES = 16;
 
 export function generateTopic(prefix: string): string {
-  return prefix + randomBytes(GENERATED_TOPIC_BYTES).toString('base64url');
+  return prefix + randomToken(GENERATED_TOPIC_BYTES);
 }
 
 /**

@@ -17,7 +17,22 @@ export type TrustCheck = (address: string | undefined) => boolean;
 // Longest text form of an address: an IPv4-mapped IPv6 address written in full.
 const MAX_ADDRESS_LENGTH = 45;
 
+// Parsed addresses by their text: a request parses its socket's and its forwarded addresses several times (trust,
+// normalising, the limits' key), and clients come back. Bounded: emptied when full. The parsed values are never changed.
+const parsedCache = new Map<string, Address | null>();
+const PARSED_CACHE_SIZE = 4096;
+
 function parse(text: string): Address | null {
+  let parsed = parsedCache.get(text);
+  if (parsed === undefined) {
+    parsed = parseUncached(text);
+    if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.clear();
+    parsedCache.set(text, parsed);
+  }
+  return parsed;
+}
+
+function parseUncached(text: string): Address | null {
   const value = text.trim();
   if (value === '' || value.length > MAX_ADDRESS_LENGTH) return null;
   if (ipaddr.IPv4.isValidFourPartDecimal(value)) return ipaddr.IPv4.parse(value);

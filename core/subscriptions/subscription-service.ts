@@ -61,7 +61,6 @@ const lockKeysOf = (create: CreateCandidate): string[] => [
   ...(create.verifiedAddress ? [`verify:${create.verifiedAddress}`] : []),
 ];
 
-
 function tooManyRequests(message: string, retryAfterSeconds: number): Error {
   return Object.assign(new Errors.TooManyRequests(message), { headers: { 'retry-after': String(retryAfterSeconds) } });
 }

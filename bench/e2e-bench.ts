@@ -33,7 +33,7 @@ const CREATES = Number(process.env.CREATES ?? 3000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const IN_FLIGHT = 256;
 const KILL_AFTER = Number(process.env.KILL_AFTER ?? 0);
-const TOKEN = 'tk_benchbenchbenchbenchbenchbench'.slice(0, 32);
+const TOKEN = 'tk_benchbenchbenchbenchbenchbenc';
 
 const database = await benchDatabase();
 if (!database) throw new Error('bench:e2e needs the PostgreSQL server (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432)');
@@ -120,7 +120,7 @@ try {
     const response = await createPool.request({
       method: 'POST',
       path: '/api/notification-subscriptions',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${index % 250 >> 8}.${index % 250}` },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.0.${index % 250}` },
       body: JSON.stringify({ displayName: `bench ${index}`, feedId: 'utility.power-outages', delivery: { provider: 'Push' } }),
     });
     const text = await response.body.text();

@@ -11,7 +11,7 @@ import nodemailer from 'nodemailer';
 import { buildApp } from '../core/app.ts';
 import { EmailComposer, type NotificationParams } from '../plugins/delivery-email/email-composer.ts';
 import { startSmtpDouble, SMTP_API_KEY, SMTP_USER } from '../test/doubles/smtp-double.ts';
-import { benchDatabase, benchPluginsDir, removeDir } from './bench-support.ts';
+import { benchDatabase, benchPluginsDir, median, removeDir } from './bench-support.ts';
 
 const TOTAL = Number(process.env.BENCH_EMAILS ?? 5000);
 const ROUNDS = 3;
@@ -113,7 +113,6 @@ async function viaNodemailer(): Promise<number> {
   return TOTAL / seconds;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
   await viaNodemailer(); // warm-up: connections, JIT, template compile on both paths
   await viaOutbox();

@@ -11,6 +11,7 @@ import { Pool } from 'undici';
 import { createPluginTestContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
 import { manifest } from '../plugins/delivery-push/index.ts';
 import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble } from '../test/doubles/push-server-double.ts';
+import { median } from './bench-support.ts';
 
 const TOTAL = 10_000;
 const BATCH = 500;
@@ -102,7 +103,6 @@ async function measure(run: () => Promise<number>): Promise<number> {
   return TOTAL / seconds;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
   for (let warm = 0; warm < 2; warm++) {
     await measure(viaTarget); // warm-up: JIT and connections, both paths

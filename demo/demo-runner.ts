@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../core/paths.ts';
 
 /**
  * Runs the demo as a person does (`npm run demo`, or `node demo/main.ts`)
@@ -36,7 +36,6 @@ export interface RunningDemo {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const LINES: Record<keyof DemoUrls, string> = { service: 'Service', subscribePage: 'Subscribe page', pushInbox: 'Push inbox', mailInbox: 'Mail inbox' };
 
 export async function runDemo(options: { via: 'npm' | 'node'; env?: NodeJS.ProcessEnv; startTimeoutMs?: number }): Promise<RunningDemo> {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../core/paths.ts';
 
 export interface ServiceProcess {
   /** The service's process id (its memory can be read from /proc). */
@@ -13,14 +13,13 @@ export interface ServiceProcess {
   stop(graceMs?: number): Promise<number | string>;
 }
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Node's flags from `npm start`, so every spawned service runs as it does:
  * --liftoff-only (a start on the embedded database peaks at ~250 MiB
  * instead of ~850) and the heap bounds (README, start-up and performance).
  */
-export const START_FLAGS: readonly string[] = (JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')).scripts.start as string)
+export const START_FLAGS: readonly string[] = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string)
   .split(/\s+/)
   .filter((arg) => arg.startsWith('--') && !arg.startsWith('--env-file'));
 const READY_TIMEOUT_MS = 180_000;

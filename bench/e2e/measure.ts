@@ -5,8 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 export function rssMiB(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
+    return memoryMiB(pid).rss || 0;
   } catch {
     return 0;
   }

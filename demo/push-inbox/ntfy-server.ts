@@ -97,7 +97,7 @@ const JSON_HEADERS = { 'Content-Type': 'application/json', 'Access-Control-Allow
 /** Body cap for header publishes (ntfy would take more as an attachment): 413 41301 past it. */
 const HEADER_PUBLISH_LIMIT = 1024 * 1024;
 
-export function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = JSON_HEADERS): void {
+function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = JSON_HEADERS): void {
   if (res.destroyed || res.writableEnded) return;
   res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
   res.end(body);

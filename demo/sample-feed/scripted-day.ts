@@ -24,8 +24,8 @@ export interface FeedState {
   scheduledOutages: ScheduledOutageItem[];
 }
 
-export const FIRST_OUTAGE_AFTER_SECONDS = 3;
-export const FIRST_RESTORATION_AFTER_SECONDS = 33;
+const FIRST_OUTAGE_AFTER_SECONDS = 3;
+const FIRST_RESTORATION_AFTER_SECONDS = 33;
 const OUTAGE_EVERY_SECONDS = 120;
 const DURATIONS_SECONDS = [60, 45, 75, 90];
 const KEPT_POWER_OUTAGES = 12;

@@ -1,7 +1,7 @@
 import type { Ajv } from 'ajv';
 
 /** Whether this runtime knows the IANA zone (`UTC`, `Asia/Colombo`); the empty string is none. */
-export function isTimeZone(value: string): boolean {
+function isTimeZone(value: string): boolean {
   if (value.trim() === '') return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: value });

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
  * code, error, message }`, instead of Fastify's default body without a
  * `code`. Pure: the answer for an error code.
  */
-export function clientErrorAnswer(errorCode: string | undefined): { statusCode: number; body: string } {
+function clientErrorAnswer(errorCode: string | undefined): { statusCode: number; body: string } {
   const [statusCode, code, message] =
     errorCode === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'NP_REQUEST_TIMEOUT', 'the request did not arrive in full within Server__RequestTimeoutSeconds']

@@ -2,7 +2,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from './redaction.ts';
 
 /** Probed every few seconds by load balancers, monitors and Prometheus: their lines are noise at info. */
-export const QUIET_ROUTES: ReadonlySet<string> = new Set(['/', '/health', '/health/ready', '/metrics']);
+const QUIET_ROUTES: ReadonlySet<string> = new Set(['/', '/health', '/health/ready', '/metrics']);
 
 /**
  * Fastify's request lines, one per request instead of two ("incoming

@@ -3,7 +3,7 @@ import { listFeedHealth } from '../feed-health/feed-health-repository.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 
 /** Each part of the backlog is counted up to this many rows: the read stays bounded however far behind delivery is. */
-export const BACKLOG_COUNT_CAP = 100_000;
+const BACKLOG_COUNT_CAP = 100_000;
 
 /**
  * Deliveries waiting, by provider: pending or retrying, and in flight
@@ -11,7 +11,7 @@ export const BACKLOG_COUNT_CAP = 100_000;
  * outbox). Two index scans (the due index and the queued one), each
  * stopped at `cap` rows.
  */
-export async function deliveryBacklog(db: Knex, cap = BACKLOG_COUNT_CAP): Promise<Map<string, number>> {
+async function deliveryBacklog(db: Knex, cap = BACKLOG_COUNT_CAP): Promise<Map<string, number>> {
   const result = await db.raw(
     `SELECT provider, count(*) AS n FROM (
        (SELECT provider FROM notification_delivery_ledger WHERE status IN ('pending', 'retrying', 'delivering') LIMIT ?)

@@ -11,7 +11,7 @@ import { earlierEventsOfItem, latestPublicEvents, publicEventById } from './publ
 import { filterFromQuery, queryOfFilter, ViewFilterQuery } from './view-query.ts';
 
 /** Entries of an Atom feed, and rows read at most to find them through a filter. */
-export const ATOM_ENTRIES = 50;
+const ATOM_ENTRIES = 50;
 const ATOM_SCAN_LIMIT = 5000;
 
 const EventIdParams = Type.Object(
@@ -22,7 +22,7 @@ const EventIdParams = Type.Object(
 
 
 /** `utility.power-outages-42`: unique for the sender, free of the characters CAP forbids in identifiers. */
-export const capIdentifier = (feedId: string, eventId: number) => `${feedId}-${eventId}`;
+const capIdentifier = (feedId: string, eventId: number) => `${feedId}-${eventId}`;
 export const capPath = (eventId: number) => `/api/notification-events/${eventId}/cap.xml`;
 
 /** GET …/notification-feeds/{feedId}/atom.xml and …/notification-events/{eventId}/cap.xml. */

@@ -3,7 +3,7 @@ import type { StoredNotificationEvent } from '../plugin-api/public-views.ts';
 import { plainTextAsHtml, xmlSafe } from './xml-text.ts';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml; charset=utf-8';
-export const CAP_LINK_TYPE = 'application/cap+xml';
+const CAP_LINK_TYPE = 'application/cap+xml';
 
 export interface AtomDocumentOptions {
   /** Absolute URL of this document (with its query): the feed's id and rel="self" link. */
@@ -15,7 +15,7 @@ export interface AtomDocumentOptions {
 }
 
 /** A stable entry id (RFC 4151 tag URI): the service's host, the event's creation date and its id. */
-export const entryId = (hostname: string, event: StoredNotificationEvent) =>
+const entryId = (hostname: string, event: StoredNotificationEvent) =>
   `tag:${hostname},${event.createdAt.toISOString().slice(0, 10)}:notification-events/${event.id}`;
 
 /**

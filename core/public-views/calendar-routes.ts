@@ -13,7 +13,7 @@ import { renderCalendar } from './ics-document.ts';
 import { FeedIdParams, type PublicViewContext } from './public-view-context.ts';
 import { filterFromQuery, ViewFilterQuery } from './view-query.ts';
 
-export const CALENDAR_CONTENT_TYPE = 'text/calendar; charset=utf-8';
+const CALENDAR_CONTENT_TYPE = 'text/calendar; charset=utf-8';
 /** What calendar apps are asked to wait between refreshes; the ETag makes a refresh cheap anyway. */
 const REFRESH_SECONDS = 3600;
 const calendarResponses = {

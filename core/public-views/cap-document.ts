@@ -2,7 +2,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { CapContent, CapMsgType, CapProfile } from '../plugin-api/public-views.ts';
 import { xmlSafe } from './xml-text.ts';
 
-export const CAP_NAMESPACE = 'urn:oasis:names:tc:emergency:cap:1.2';
+const CAP_NAMESPACE = 'urn:oasis:names:tc:emergency:cap:1.2';
 export const CAP_CONTENT_TYPE = 'application/cap+xml; charset=utf-8';
 
 /** An earlier alert of the same sender that this one updates or cancels. */

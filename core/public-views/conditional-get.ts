@@ -15,7 +15,7 @@ export interface CacheableDocument {
 /** The 304 answer of every cacheable view, as the OpenAPI document shows it. */
 export const NOT_MODIFIED = noContent('Not modified since the If-None-Match / If-Modified-Since of the request.');
 
-export const entityTag = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+const entityTag = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 
 /** HTTP dates have whole seconds; a validator finer than that would never compare equal. */
 const httpDate = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000).toUTCString();

@@ -15,7 +15,7 @@ export interface CalendarDocumentOptions {
 }
 
 /** The entries a filter keeps, matched exactly as subscriptions match events (same compiled filter). */
-export function entriesMatching(entries: readonly CalendarEntry[], filter: SubscriptionFilter): CalendarEntry[] {
+function entriesMatching(entries: readonly CalendarEntry[], filter: SubscriptionFilter): CalendarEntry[] {
   const matches = compileFilter(filter);
   return entries.filter((entry) => matches({ feedId: '', eventType: '', sourceKey: entry.id, fields: entry.fields, sourcePayload: null }));
 }

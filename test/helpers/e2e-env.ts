@@ -20,7 +20,7 @@ export function realPluginsDir(names: string[], fixtures: string[] = []): string
  * test on the real clock never meets one (at its hour a digest is one more
  * message). Tests of the digests set their hours and a clock of their own.
  */
-export function quietDigestHours(now = new Date()): Record<string, string> {
+function quietDigestHours(now = new Date()): Record<string, string> {
   const hour = String((now.getUTCHours() + 12) % 24);
   return { ScheduledOutages__TimeZone: 'UTC', ScheduledOutages__DailyDigestHour: hour, ScheduledOutages__WeeklyDigestHour: hour, ScheduledOutages__ReminderHour: hour };
 }

@@ -17,7 +17,7 @@ export const FeedDefinitionSchema = Type.Object({
 });
 
 /** The filter properties of a create request that a feed can take, each with the catalog field it filters: `{ feeders: 'Feeder' }`. */
-export function filterPropertiesOf(feed: NotificationFeedDefinition): Partial<Record<string, FilterableField>> {
+function filterPropertiesOf(feed: NotificationFeedDefinition): Partial<Record<string, FilterableField>> {
   return Object.fromEntries(
     Object.entries(FILTER_FIELD_OF).filter(([, field]) => field !== null && feed.filterableFields.includes(field)),
   ) as Partial<Record<string, FilterableField>>;

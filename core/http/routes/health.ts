@@ -16,7 +16,7 @@ const Readiness = Type.Object({
 const tags = ['health'];
 
 /** `2026-11-22T10:00:00.000+00:00`: UTC with the offset written out. */
-export const utcTimestamp = (date: Date) => date.toISOString().replace(/Z$/, '+00:00');
+const utcTimestamp = (date: Date) => date.toISOString().replace(/Z$/, '+00:00');
 
 export async function healthRoutes(app: FastifyInstance, options: { probe: ReadinessProbe; serviceName: string; now: () => Date }) {
   const { probe, serviceName, now } = options;

@@ -7,7 +7,7 @@
  */
 
 /** The longest name the API takes. */
-export const MAX_NAME_LENGTH = 100;
+const MAX_NAME_LENGTH = 100;
 
 /**
  * `" Kandy, ,Peradeniya "` → `["Kandy", "Peradeniya"]`: trimmed, empty entries and repeats dropped.

@@ -5,6 +5,7 @@ import { configurePlatform } from './boot.ts';
 import type { EnvSnapshot } from './config/env-source.ts';
 import { ConfigError } from './config/load-config.ts';
 import { describeSectionTypo } from './config/section-typos.ts';
+import { pickSections } from './config/compose-schema.ts';
 import { createDatabase } from './db/database.ts';
 import { compileTrust } from './http/client-address.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -12,7 +13,6 @@ import { serverTimeouts } from './http/server-timeouts.ts';
 import { formatValidationErrors } from './http/validation-messages.ts';
 import { createLogger, wantsReadableLogs } from './logging/logger.ts';
 import { RequestLogController } from './logging/request-log.ts';
-import type { PluginManifest } from './plugin-api/manifest.ts';
 import { coreServicesWiring } from './wiring/core-services.ts';
 import { deliveryWiring } from './wiring/delivery.ts';
 import { externalWiring } from './wiring/external.ts';
@@ -36,15 +36,6 @@ export interface BuildAppOptions {
   workers?: boolean;
 }
 
-/** A plugin's own sections out of the full tree: `{ 'Notifications:Push': {...} }`. */
-function sectionsOf(manifest: PluginManifest, fullConfig: Readonly<Record<string, unknown>>) {
-  const picked: Record<string, unknown> = {};
-  for (const path of Object.keys(manifest.config)) {
-    picked[path] = path.split(':').reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], fullConfig);
-  }
-  return Object.freeze(picked);
-}
-
 /**
  * Builds the service: discovers the plugins and validates the whole
  * configuration (throws ConfigError naming the keys) before anything
@@ -57,7 +48,7 @@ function sectionsOf(manifest: PluginManifest, fullConfig: Readonly<Record<string
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { registry, loaded, config } = await configurePlatform(options.env, options.pluginsDir);
-  const sections = new Map(registry.plugins.map(({ manifest }) => [manifest.id, sectionsOf(manifest, loaded.config)]));
+  const sections = new Map(registry.plugins.map(({ manifest }) => [manifest.id, pickSections(manifest.config, loaded.config)]));
   const feedSections = new Map(registry.feeds.map((manifest) => [manifest.feed.id, sections.get(manifest.id)!]));
   const configProblems = registry.plugins.flatMap(({ manifest }) => manifest.checkConfig?.(sections.get(manifest.id) as never) ?? []);
   const trustedProxy = compiledOrProblem(() => compileTrust(config.Server.TrustedProxies), configProblems);

@@ -35,3 +35,12 @@ export function composeConfigSchema(owners: readonly SectionOwner[]): JsonSchema
   }
   return root;
 }
+
+/** The sections a plugin declares, picked out of the full validated tree: `{ 'Notifications:Push': {...} }`, frozen. */
+export function pickSections(sections: Readonly<Record<string, unknown>>, fullConfig: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const picked: Record<string, unknown> = {};
+  for (const path of Object.keys(sections)) {
+    picked[path] = path.split(':').reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], fullConfig);
+  }
+  return Object.freeze(picked);
+}

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
 import type { CoreConfig } from '../config/core-config-schema.ts';
-import { composeConfigSchema } from '../config/compose-schema.ts';
+import { composeConfigSchema, pickSections } from '../config/compose-schema.ts';
 import { loadConfig } from '../config/load-config.ts';
 import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
 import type { PluginMetrics } from './metrics-types.ts';
@@ -52,10 +52,7 @@ export function createPluginTestContext<S extends ConfigSections>(
 ): FeedPluginContext<S> & DeliveryPluginContext<S> {
   const schema = composeConfigSchema([{ owner: `plugin ${plugin.id}`, sections: plugin.config }]);
   const loaded = loadConfig({ ...options.env }, schema);
-  const config: Record<string, unknown> = {};
-  for (const path of Object.keys(plugin.config)) {
-    config[path] = path.split(':').reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], loaded.config);
-  }
+  const config = pickSections(plugin.config, loaded.config);
   const logs = options.logs;
   const log = options.log ?? (pino({ level: 'debug' }, { write: (line: string) => void logs?.push(line) }) as FastifyBaseLogger);
   return {

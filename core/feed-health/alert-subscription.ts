@@ -3,7 +3,7 @@ import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import { FEED_HEALTH_FEED_ID } from './feed-health-feed.ts';
 
 /** The system subscription behind FeedHealth__AlertTopic (not an `env:` one: the env system subscriptions leave it alone). */
-export const ALERT_SYSTEM_NAME = 'core:feed-health';
+const ALERT_SYSTEM_NAME = 'core:feed-health';
 
 /**
  * FeedHealth__AlertTopic as a push destination: checked by the Push

@@ -12,10 +12,10 @@ import type { FeedHealthRecord, HealthTransition } from './feed-health-policy.ts
  * subscription.
  */
 export const FEED_HEALTH_FEED_ID = 'core.feed-health';
-export const FEED_STALE = 'FeedStale';
-export const FEED_RECOVERED = 'FeedRecovered';
+const FEED_STALE = 'FeedStale';
+const FEED_RECOVERED = 'FeedRecovered';
 
-export const feedHealthFeed: NotificationFeedDefinition = Object.freeze({
+const feedHealthFeed: NotificationFeedDefinition = Object.freeze({
   id: FEED_HEALTH_FEED_ID,
   displayName: 'Feed health',
   eventTypes: Object.freeze([FEED_STALE, FEED_RECOVERED]),

@@ -36,7 +36,7 @@ export function feedMonitorWorker(plugin: FeedPluginManifest, config: PluginConf
  * whatever the poll came to; a failed poll is rethrown last, so the
  * scheduler logs it and the next tick runs as planned.
  */
-export async function runFeedMonitor(plugin: FeedPluginManifest, config: PluginConfig, deps: FeedMonitorDependencies, signal: AbortSignal): Promise<PollReport> {
+async function runFeedMonitor(plugin: FeedPluginManifest, config: PluginConfig, deps: FeedMonitorDependencies, signal: AbortSignal): Promise<PollReport> {
   const report = await pollFeed(plugin, config, deps, signal);
   try {
     await deps.onPoll?.(report);

@@ -2,7 +2,7 @@ import type { EndpointRequest } from './endpoint-types.ts';
 import type { ValidationResult } from '../plugin-api/validation.ts';
 
 /** A feed answered, but not with what its plugin expects: the message names the feed and the rule, never the body. */
-export class FeedAnswerError extends Error {
+class FeedAnswerError extends Error {
   override readonly name = 'FeedAnswerError';
 }
 

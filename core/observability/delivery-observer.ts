@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { DeliveryObservation, ServiceMetrics } from './service-metrics.ts';
+import { pgArray as array } from '../db/pg-array.ts';
 
 /** A dispatcher outcome: `event` is the leased row's event, one object for the rows of one event. */
 export type DispatchedDelivery = DeliveryObservation & { readonly ledgerId: number; readonly event: object };
@@ -15,7 +16,6 @@ export interface DeliveryObserver {
   idle(): Promise<void>;
 }
 
-const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 
 /**
  * Counts outcomes and observes the latency of delivered rows: from the

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { LeasedQueueStore } from '../queue/leased-queue.ts';
 import type { FanoutEvent } from './fanout.ts';
+import { pgArray as array } from '../db/pg-array.ts';
 
 /** What expanding one group of events came to (for the batch log line). */
 export interface FanoutOutcome {
@@ -17,7 +18,6 @@ export interface PendingFanout extends FanoutEvent {
 }
 
 type Db = Knex | Knex.Transaction;
-const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 const PENDING_COLUMNS = 'e.id, e.feed_id, e.event_type, e.source_key, e.item_key, e.fields, e.fanout_cursor';
 
 const toPending = (rows: Array<Record<string, unknown>>): PendingFanout[] =>

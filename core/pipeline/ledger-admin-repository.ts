@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 
-/** The statuses a ledger row goes through (migrations/…_core_subscriptions_ledger.ts and the dispatcher). */
+/**
+ * The statuses a ledger row goes through. A row is claimed `pending`,
+ * leased as `delivering`, and ends `delivered`, `failed` (final: only an
+ * operator requeues it) or `superseded` (a coalesced Updated replaced by a
+ * later one, or a waiting row a later event made pointless: a manifest's
+ * `supersedes`); `retrying` waits for its next attempt; `queued` is held by
+ * a transactional target (the email outbox) until it settles it delivered
+ * or failed.
+ */
 export const LEDGER_STATUSES = ['pending', 'delivering', 'retrying', 'queued', 'delivered', 'failed', 'superseded'] as const;
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
 

@@ -3,6 +3,7 @@ import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
 import type { LeasedQueueStore } from '../queue/leased-queue.ts';
 import type { SettledDelivery } from './delivery-outcome.ts';
+import { pgArray as array } from '../db/pg-array.ts';
 
 /** A leased ledger row with its subscription and its (stored, rendered) event. */
 export interface LeasedDelivery {
@@ -29,7 +30,6 @@ interface StoredEvent {
 }
 
 type Db = Knex | Knex.Transaction;
-const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 const EVENT_CACHE_SIZE = 1000;
 
 /**

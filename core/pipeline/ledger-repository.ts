@@ -1,18 +1,7 @@
 import type { Knex } from 'knex';
-
-/**
- * Ledger statuses. A row is claimed `pending`, leased as `delivering`, and
- * ends `delivered`, `failed` (final: only an operator requeues it) or
- * `superseded` (a coalesced Updated replaced by a later one, or a waiting
- * row a later event made pointless: a manifest's `supersedes`); `retrying`
- * waits for its next attempt; `queued` is held by a transactional target
- * (the email outbox) until it settles it delivered or failed.
- */
-export type LedgerStatus = 'pending' | 'queued' | 'delivering' | 'delivered' | 'retrying' | 'failed' | 'superseded';
+import { pgArray as array } from '../db/pg-array.ts';
 
 type Db = Knex | Knex.Transaction;
-/** A JavaScript array bound as one PostgreSQL array parameter (pg and PGlite both serialise it). */
-const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => array(rows.map((row) => row[key]));
 
 /** The ledger row every claim of one event shares; only the subscription and its provider vary. */

@@ -38,3 +38,4 @@ export { plainLines, singleLine, stripBidiControls, withoutControls } from './us
 export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';
 export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
+export { pgArray } from '../db/pg-array.ts';

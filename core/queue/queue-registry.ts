@@ -20,7 +20,7 @@ export interface QueueHandle<TItem = unknown, TOutcome = unknown> {
 export type QueueDefinition<TItem, TOutcome> = Omit<QueueWorkerOptions<TItem, TOutcome>, 'log' | 'now'>;
 
 /** `delivery-email.outbox` → `queue_delivery_email_outbox`: a LISTEN channel of its own per queue. */
-export const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);
+const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);
 
 /**
  * Every leased queue of the service (core's dispatcher and the plugins'),
@@ -73,14 +73,6 @@ export class QueueRegistry {
       if (options.sweeps) sweeps.push({ name, intervalSeconds: entry.sweepSeconds, exclusive: false, run: () => entry.worker.drain() });
     }
     return sweeps;
-  }
-
-  /** Inside a transaction: the queue `name` wakes on every instance once it commits (one queue feeding another). */
-  async notify(name: string, trx: Knex.Transaction): Promise<void> {
-    const entry = this.#queues.get(name);
-    if (!entry) throw new Error(`no queue "${name}"`);
-    await this.#wakeups.notify(channelOf(name), trx);
-    trx.executionPromise.then(() => entry.worker.wake(), () => undefined);
   }
 
   names(): string[] {

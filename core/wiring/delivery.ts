@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { DeliveryPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
 import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
-import { DeliveryDispatcher, DISPATCHER_QUEUE } from '../pipeline/delivery-dispatcher.ts';
+import { DeliveryDispatcher } from '../pipeline/delivery-dispatcher.ts';
 import { FanoutExpander } from '../pipeline/fanout-expander.ts';
 import type { FanoutRules } from '../pipeline/fanout.ts';
 import { DEFAULT_RETRY } from '../pipeline/retry-policy.ts';
@@ -75,7 +75,7 @@ async function delivery(app: FastifyInstance) {
     pageSize: settings.FanoutPageSize,
     leaseSeconds: settings.DeliveryLeaseSeconds,
     sweepSeconds: settings.DispatchIntervalSeconds,
-    notifyDispatch: (trx) => core.queues.notify(DISPATCHER_QUEUE, trx),
+    notifyDispatch: (trx) => dispatcher.notify(trx),
     reserveDelivery: () => dispatcher.reserve(),
   });
   app.decorate('delivery', { targets, contexts, dispatcher, expander, rules });

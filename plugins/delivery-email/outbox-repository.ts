@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pgArray as array } from '#plugin-api';
 import type { NotificationParams, VerificationParams } from './email-composer.ts';
 import { OUTBOX_STATES, type OutboxState } from './outbox-policy.ts';
 
@@ -33,7 +34,6 @@ export interface ItemResult {
   readonly error: string | null;
 }
 
-const array = (values: readonly unknown[]) => [...values] as unknown as Knex.Value;
 
 /** Queues items in one set-based statement (unnest), pending and due now. */
 export async function insertOutboxItems(trx: Knex.Transaction, items: readonly NewOutboxItem[], now: Date): Promise<void> {

@@ -45,8 +45,9 @@ const PAGE_COLUMNS = ['id', 'provider', 'filter_json', 'public_id', 'display_nam
 
 /**
  * One page of a feed's active subscriptions in id order after `afterId`
- * (keyset pagination: memory stays flat however many there are), only
- * among `onlyIds` when given.
+ * (keyset pagination: memory stays flat however many there are): only
+ * among `onlyIds` when given, else without the System ones, which the
+ * hand-over claims apart (systemSubscriptions) so no page claims them again.
  */
 export async function subscriptionPage(db: Db, feedId: string, afterId: number, limit: number, onlyIds?: readonly number[]): Promise<SubscriptionRow[]> {
   const query = db('notification_subscriptions')
@@ -56,6 +57,7 @@ export async function subscriptionPage(db: Db, feedId: string, afterId: number, 
     .orderBy('id')
     .limit(limit);
   if (onlyIds) query.whereIn('id', [...onlyIds]);
+  else query.whereNot('scope', 'System');
   return query;
 }
 

@@ -100,13 +100,13 @@ export class FanoutStore implements LeasedQueueStore<PendingFanout, FanoutOutcom
     );
   }
 
-  async nextDueAt(): Promise<Date | null> {
+  async nextDueInMs(): Promise<number | null> {
     const result = await this.#db.raw(
-      `SELECT EXTRACT(EPOCH FROM min(CASE WHEN fanout_status = 'expanding' THEN fanout_lease_until ELSE now() END) - now()) AS seconds
+      `SELECT 1000 * EXTRACT(EPOCH FROM min(CASE WHEN fanout_status = 'expanding' THEN fanout_lease_until ELSE now() END) - now()) AS ms
          FROM notification_events WHERE fanout_status <> 'done'`,
     );
-    const seconds = result.rows[0]?.seconds;
-    return seconds === null || seconds === undefined ? null : new Date(Date.now() + Number(seconds) * 1000);
+    const ms = result.rows[0]?.ms;
+    return ms === null || ms === undefined ? null : Number(ms);
   }
 
   /**

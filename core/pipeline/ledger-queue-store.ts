@@ -151,15 +151,15 @@ export class LedgerQueueStore implements LeasedQueueStore<LeasedDelivery, Settle
     return Number(result.rowCount ?? result.affectedRows ?? 0);
   }
 
-  /** The database's clock decides what is due; the worker's timer runs on this one, so it gets the distance, not the instant. */
-  async nextDueAt(): Promise<Date | null> {
+  /** The database's clock decides what is due: the distance is measured there. */
+  async nextDueInMs(): Promise<number | null> {
     const result = await this.#db.raw(
-      `SELECT EXTRACT(EPOCH FROM LEAST(
+      `SELECT 1000 * EXTRACT(EPOCH FROM LEAST(
                 (SELECT min(next_attempt_at) FROM notification_delivery_ledger WHERE status IN ('pending', 'retrying')),
-                (SELECT min(lease_until) FROM notification_delivery_ledger WHERE status = 'delivering')) - now()) AS seconds`,
+                (SELECT min(lease_until) FROM notification_delivery_ledger WHERE status = 'delivering')) - now()) AS ms`,
     );
-    const seconds = result.rows[0]?.seconds;
-    return seconds === null || seconds === undefined ? null : new Date(Date.now() + Number(seconds) * 1000);
+    const ms = result.rows[0]?.ms;
+    return ms === null || ms === undefined ? null : Number(ms);
   }
 
   /** The stored events and their renderings (events never change: recent ones come from memory). */

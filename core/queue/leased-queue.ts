@@ -20,8 +20,14 @@ export interface LeasedQueueStore<TItem, TOutcome> {
   renew(token: string): Promise<void>;
   /** Settles the rows `token` still holds; a row taken over meanwhile is left alone. */
   settle(token: string, outcomes: readonly TOutcome[]): Promise<unknown>;
-  /** When the next row falls due (a backoff ends, a lease lapses), or null when none waits. */
-  nextDueAt(): Promise<Date | null>;
+  /**
+   * Milliseconds until the next row falls due (a backoff ends, a lease
+   * lapses; 0 or less: due now), or null when none waits. A distance, not
+   * an instant: each store measures it on the clock its times are kept in
+   * (the database's, or the service's), and the worker's timer needs no
+   * clock of its own.
+   */
+  nextDueInMs(): Promise<number | null>;
 }
 
 /** What working a batch came to, for the one log line per batch: counts by outcome (and a few words: the provider). */

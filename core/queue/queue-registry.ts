@@ -17,7 +17,7 @@ export interface QueueHandle<TItem = unknown, TOutcome = unknown> {
   work(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]>;
 }
 
-export type QueueDefinition<TItem, TOutcome> = Omit<QueueWorkerOptions<TItem, TOutcome>, 'log' | 'now'>;
+export type QueueDefinition<TItem, TOutcome> = Omit<QueueWorkerOptions<TItem, TOutcome>, 'log'>;
 
 /** `delivery-email.outbox` → `queue_delivery_email_outbox`: a LISTEN channel of its own per queue. */
 const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);

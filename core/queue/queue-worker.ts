@@ -24,7 +24,6 @@ export interface QueueWorkerOptions<TItem, TOutcome> {
   /** A timer wakes the worker for the next due row only when it falls due sooner than this (the sweep covers the rest). */
   readonly sweepSeconds: number;
   readonly log: FastifyBaseLogger;
-  readonly now?: () => Date;
 }
 
 const MIN_TIMER_MS = 250;
@@ -174,10 +173,8 @@ export class QueueWorker<TItem, TOutcome> {
 
   async #armTimer(): Promise<void> {
     clearTimeout(this.#timer);
-    const due = await this.#options.store.nextDueAt();
-    if (!due || this.stopped) return;
-    const delay = due.getTime() - (this.#options.now?.() ?? new Date()).getTime();
-    if (delay >= this.#options.sweepSeconds * 1000) return;
+    const delay = await this.#options.store.nextDueInMs();
+    if (delay === null || this.stopped || delay >= this.#options.sweepSeconds * 1000) return;
     this.#timer = setTimeout(() => this.wake(), Math.max(MIN_TIMER_MS, delay));
     this.#timer.unref();
   }

@@ -2,7 +2,7 @@ import type { DeliveryPluginContext, LeasedQueueStore, PluginQueue, PluginQueueD
 import type { emailConfig } from './config.ts';
 import type { EmailComposer } from './email-composer.ts';
 import { attemptsExhausted, nextState, OUTBOX_STATES, type SendResult } from './outbox-policy.ts';
-import { claimDueItems, dropItems, nextDueAt, recordResults, renewLease, type ClaimedItem, type ItemResult } from './outbox-repository.ts';
+import { claimDueItems, dropItems, nextDueInMs, recordResults, renewLease, type ClaimedItem, type ItemResult } from './outbox-repository.ts';
 import type { SmtpSender } from './smtp-sender.ts';
 
 export const OUTBOX_QUEUE = 'delivery-email.outbox';
@@ -26,7 +26,7 @@ export function outboxStore(context: EmailContext, sender: SmtpSender): LeasedQu
   return {
     lease: async (limit, token) => (sender.configured ? claimDueItems(db, { limit, claimToken: token, leaseUntil: leaseEnd(), now: now() }) : []),
     renew: (token) => renewLease(db, token, leaseEnd()),
-    nextDueAt: () => (sender.configured ? nextDueAt(db) : Promise.resolve(null)),
+    nextDueInMs: () => (sender.configured ? nextDueInMs(db, now()) : Promise.resolve(null)),
     async settle(token, attempts) {
       const results = attempts.flatMap((a) => ('result' in a ? [a] : []));
       const dropped = attempts.flatMap((a) => ('drop' in a ? [a.item] : []));

@@ -142,10 +142,10 @@ export async function dropItems(trx: Knex.Transaction, claimToken: string, ids: 
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-/** When the next item is due (a backoff ends or a lease lapses), or null when nothing waits. */
-export async function nextDueAt(db: Knex): Promise<Date | null> {
+/** Milliseconds from `now` (the service clock, which writes due_at) until the next item is due, or null when nothing waits. */
+export async function nextDueInMs(db: Knex, now: Date): Promise<number | null> {
   const row = await db('email_outbox').whereIn('state', ['pending', 'failed', 'processing']).min({ due: 'due_at' }).first();
-  return row?.due ? new Date(row.due) : null;
+  return row?.due ? new Date(row.due).getTime() - now.getTime() : null;
 }
 
 /** Counts per state from `{ state, n }` rows; a state without a row is 0. */

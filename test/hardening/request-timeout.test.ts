@@ -67,6 +67,15 @@ describe('request timeout, over a real socket', () => {
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 400, code: 'NP_BAD_REQUEST', error: 'Bad Request', message: 'the request is not valid HTTP' });
   });
 
+  it('answers a NUL byte in a header with 400 (the HTTP parser refuses it before any route), storing nothing', async () => {
+    const body = JSON.stringify({ displayName: 'Kandy', feedId: 'utility.power-outages', delivery: { provider: 'Push' } });
+    const head = `POST /api/notification-subscriptions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Subscription-Token: a\u0000b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { received } = await sendRaw(port, head + body, 20_000);
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, code: 'NP_BAD_REQUEST' });
+    expect(await started.app.services.database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
+  });
+
   it('still answers a request that arrives in time', async () => {
     const { received } = await sendRaw(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 20_000);
     expect(received).toMatch(/^HTTP\/1\.1 200 /);

@@ -64,7 +64,12 @@ export interface DeliveryTarget {
    * groups, so fewer sends are unrecorded if the process dies mid-batch.
    */
   deliver?(requests: readonly DeliveryRequest[], signal: AbortSignal, onOutcome?: (index: number, outcome: DeliveryOutcome) => void): Promise<DeliveryOutcome[]>;
-  /** Runs inside the create transaction (the verification email of an email subscription). */
-  onSubscriptionCreated?(trx: Knex.Transaction, subscription: SubscriptionRecipient): Promise<void>;
+  /**
+   * Runs inside the create transaction, once for this target's
+   * subscriptions among creates that share it (concurrent creates are
+   * written together): the verification emails of email subscriptions.
+   * Write them set-based; the list is never empty.
+   */
+  onSubscriptionsCreated?(trx: Knex.Transaction, subscriptions: readonly SubscriptionRecipient[]): Promise<void>;
   close?(): Promise<void>;
 }

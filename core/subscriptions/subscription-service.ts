@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { Errors } from '../errors.ts';
 import { randomToken } from '../plugin-api/random-token.ts';
 import type { Caller } from '../http/caller-auth.ts';
-import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import type { DeliveryTarget, SubscriptionRecipient } from '../plugin-api/delivery-types.ts';
 import { toRecipient } from '../pipeline/recipient.ts';
 import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
@@ -176,7 +176,7 @@ export class SubscriptionService {
    * With the creates' locks held: their usage in one read, the judgement
    * (each as if it ran alone after the ones before it), the accepted rows
    * and their counters in one statement, then each target's own records
-   * (the Email target's verification email), one create after another. A
+   * (the Email target's verification emails), one call per target. A
    * refused create gets its 429; nothing of it is stored.
    */
   async #store(trx: Knex.Transaction, creates: PendingCreate[]): Promise<Array<ItemOutcome<repo.SubscriptionRecord>>> {
@@ -193,7 +193,16 @@ export class SubscriptionService {
     const verdicts = judgeCreates(creates, usage, limits, at);
     const accepted = creates.filter((_, index) => verdicts[index] === null);
     const rows = await repo.insertCreated(trx, accepted, day);
-    for (const [index, row] of rows.entries()) await accepted[index]!.target.onSubscriptionCreated?.(trx, toRecipient(row.id, row));
+    const byTarget = new Map<DeliveryTarget, SubscriptionRecipient[]>();
+    for (const [index, row] of rows.entries()) {
+      const { target } = accepted[index]!;
+      if (!target.onSubscriptionsCreated) continue;
+      const recipient = toRecipient(row.id, row);
+      const recipients = byTarget.get(target);
+      if (recipients) recipients.push(recipient);
+      else byTarget.set(target, [recipient]);
+    }
+    for (const [target, recipients] of byTarget) await target.onSubscriptionsCreated!(trx, recipients);
     let next = 0;
     return verdicts.map((breach) =>
       breach ? { ok: false as const, error: tooManyRequests(breach.message, breach.retryAfterSeconds) } : { ok: true as const, value: rows[next++]! },

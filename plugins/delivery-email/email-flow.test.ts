@@ -97,6 +97,22 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(await subscriptionState(b.publicId)).toEqual({ is_active: false, pending_verification: true });
     });
 
+    it('creates that arrive together (written in one transaction) each get their own email, whose link activates only their own subscription', async () => {
+      const destinations = Array.from({ length: 12 }, (_, i) => `together-${i}@example.org`);
+      const created = await Promise.all(destinations.map((destination, i) => createEmailSubscription(app(), { displayName: `together ${i}`, destination })));
+      await drain();
+      for (const [i, destination] of destinations.entries()) {
+        const emails = mailTo(destination);
+        expect(emails.map((email) => email.subject), destination).toEqual([`Confirm your email alerts: together ${i}`]);
+        const link = linkIn(emails[0].text, 'verify');
+        expect(link).toContain(`/api/notification-subscriptions/${created[i].publicId}/verify?token=`);
+        expect((await app().inject({ method: 'GET', url: link })).statusCode).toBe(200);
+        expect(await subscriptionState(created[i].publicId)).toEqual({ is_active: true, pending_verification: false });
+        // The others are still waiting for their own links.
+        if (i + 1 < destinations.length) expect(await subscriptionState(created[i + 1].publicId)).toEqual({ is_active: false, pending_verification: true });
+      }
+    });
+
     it('rejects destinations that are not one plain address, storing nothing', async () => {
       for (const destination of ['no-at-sign', 'a@b', 'x@example.org\r\nBcc: evil@example.net', 'a@example.org, b@example.org', '"Name" <a@example.org>']) {
         const response = await app().inject({

@@ -3,7 +3,7 @@ import { normaliseEmailAddress } from './email-address.ts';
 import { notificationSubject, VERIFICATION_TEMPLATE, verificationSubject } from './email-composer.ts';
 import { emailRuntime, type EmailContext } from './email-runtime.ts';
 import { hashToken, newVerificationToken } from './link-tokens.ts';
-import { insertOutboxItems, insertVerificationToken, type NewOutboxItem } from './outbox-repository.ts';
+import { insertOutboxItems, insertVerificationTokens, type NewOutboxItem } from './outbox-repository.ts';
 import { eventTemplateFor } from './templates/event-templates.ts';
 
 /**
@@ -53,30 +53,26 @@ export function createEmailTarget(context: EmailContext): DeliveryTarget {
       await runtime.outbox.notify(trx);
     },
 
-    async onSubscriptionCreated(trx, subscription) {
+    // Creates that arrive together are written together: one statement for their tokens, one for their emails.
+    async onSubscriptionsCreated(trx, subscriptions) {
       const now = context.now();
-      const token = newVerificationToken();
-      await insertVerificationToken(trx, {
-        subscriptionId: subscription.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(now.getTime() + ttlHours * 3600 * 1000),
-        now,
-      });
-      await insertOutboxItems(
+      const created = subscriptions.map((subscription) => ({ subscription, token: newVerificationToken() }));
+      await insertVerificationTokens(
         trx,
-        [
-          {
-            kind: 'verification',
-            subscriptionId: subscription.id,
-            ledgerId: null,
-            recipient: subscription.destination,
-            subject: verificationSubject(subscription.displayName),
-            template: VERIFICATION_TEMPLATE,
-            params: { name: subscription.displayName, publicId: subscription.publicId, feedId: subscription.feedId, token, ttlHours },
-          },
-        ],
+        created.map(({ subscription, token }) => ({ subscriptionId: subscription.id, tokenHash: hashToken(token) })),
+        new Date(now.getTime() + ttlHours * 3600 * 1000),
         now,
       );
+      const emails: NewOutboxItem[] = created.map(({ subscription, token }) => ({
+        kind: 'verification',
+        subscriptionId: subscription.id,
+        ledgerId: null,
+        recipient: subscription.destination,
+        subject: verificationSubject(subscription.displayName),
+        template: VERIFICATION_TEMPLATE,
+        params: { name: subscription.displayName, publicId: subscription.publicId, feedId: subscription.feedId, token, ttlHours },
+      }));
+      await insertOutboxItems(trx, emails, now);
       await runtime.outbox.notify(trx);
     },
 

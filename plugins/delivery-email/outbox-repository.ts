@@ -203,16 +203,16 @@ export async function requeueDead(db: Knex | Knex.Transaction, ids: readonly num
   return rows.map((row) => ({ id: Number(row.id), ledgerId: row.ledger_id === null ? null : Number(row.ledger_id) }));
 }
 
-export async function insertVerificationToken(
+export async function insertVerificationTokens(
   trx: Knex.Transaction,
-  token: { subscriptionId: number; tokenHash: string; expiresAt: Date; now: Date },
+  tokens: ReadonlyArray<{ subscriptionId: number; tokenHash: string }>,
+  expiresAt: Date,
+  now: Date,
 ): Promise<void> {
-  await trx('email_verification_tokens').insert({
-    subscription_id: token.subscriptionId,
-    token_hash: token.tokenHash,
-    expires_at: token.expiresAt,
-    created_at: token.now,
-  });
+  if (tokens.length === 0) return;
+  await trx('email_verification_tokens').insert(
+    tokens.map((token) => ({ subscription_id: token.subscriptionId, token_hash: token.tokenHash, expires_at: expiresAt, created_at: now })),
+  );
 }
 
 /** Marks the token used when it is this subscription's, unused and unexpired; false otherwise. */

@@ -29,14 +29,16 @@ describe('push target: transient trouble is retried', () => {
     expect(outcome).toMatchObject({ kind: 'retry', notBefore: new Date('2026-11-23T00:00:00.000Z') });
   });
 
-  it('no answer within TimeoutSeconds → retry, on time', async () => {
-    double.delayNext(1, 3000);
+  it('no answer within TimeoutSeconds → retry, without waiting for the late answer', async () => {
+    // The answer would come after 10 s; the publish gives up after TimeoutSeconds (1 s). The upper bound only
+    // tells "gave up" from "waited for the answer", with room for a loaded machine.
+    double.delayNext(1, 10_000);
     const started = performance.now();
     const [outcome] = await deliver(harness.target, [request()]);
     const elapsed = performance.now() - started;
     expect(outcome).toEqual({ kind: 'retry', reason: 'push server did not answer within 1 s' });
     expect(elapsed).toBeGreaterThanOrEqual(990);
-    expect(elapsed).toBeLessThan(1500);
+    expect(elapsed).toBeLessThan(6000);
   });
 
   it('a dropped connection → retry', async () => {

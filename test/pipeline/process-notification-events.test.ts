@@ -262,7 +262,8 @@ describe('dispatcher shutdown', () => {
       await expect.poll(async () => (await knex('notification_delivery_ledger').where({ status: 'delivering' })).length).toBe(1);
       const before = Date.now();
       await queues.stop(300);
-      expect(Date.now() - before).toBeLessThan(2000);
+      // The target never answers: without the grace period stop() would never return.
+      expect(Date.now() - before).toBeLessThan(5000);
       expect(lines.join('')).toContain('still running after the grace period');
     } finally {
       await started.close();

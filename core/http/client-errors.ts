@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from './error-body.ts';
 
 /**
  * What Node's HTTP parser refuses before any route runs (a request that did
@@ -16,7 +17,7 @@ function clientErrorAnswer(errorCode: string | undefined): { statusCode: number;
       : errorCode === 'HPE_HEADER_OVERFLOW'
         ? [431, 'NP_HEADERS_TOO_LARGE', 'the request headers are larger than the server accepts']
         : [400, 'NP_BAD_REQUEST', 'the request is not valid HTTP'];
-  return { statusCode, body: JSON.stringify({ statusCode, code, error: STATUS_CODES[statusCode], message }) };
+  return { statusCode, body: JSON.stringify(errorBody(statusCode, code, message)) };
 }
 
 /** Fastify's `clientErrorHandler`: as Fastify's own, with the answer above. */

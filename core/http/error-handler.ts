@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { errorBody } from './error-body.ts';
 
 /**
  * One mapping of errors to responses, in Fastify's shape
@@ -11,18 +11,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = error.validation ? 400 : (error.statusCode ?? 500);
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.status(500).send({ statusCode: 500, code: 'NP_INTERNAL', error: STATUS_CODES[500], message: 'Internal Server Error' });
+      return reply.status(500).send(errorBody(500, 'NP_INTERNAL', 'Internal Server Error'));
     }
     const headers = (error as FastifyError & { headers?: Record<string, string> }).headers;
     if (headers) reply.headers(headers);
-    return reply.status(status).send({
-      statusCode: status,
-      code: error.code ?? 'NP_BAD_REQUEST',
-      error: STATUS_CODES[status] ?? 'Error',
-      message: error.message,
-    });
+    return reply.status(status).send(errorBody(status, error.code ?? 'NP_BAD_REQUEST', error.message));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ statusCode: 404, code: 'NP_NOT_FOUND', error: 'Not Found', message: `Route ${request.method}:${request.url.split('?')[0]} not found` }),
+    reply.status(404).send(errorBody(404, 'NP_NOT_FOUND', `Route ${request.method}:${request.url.split('?')[0]} not found`)),
   );
 }

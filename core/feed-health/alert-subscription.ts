@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import { systemPushDestination, upsertSystemSubscription } from '../subscriptions/system-subscriptions.ts';
 import { FEED_HEALTH_FEED_ID } from './feed-health-feed.ts';
 
 /** The system subscription behind FeedHealth__AlertTopic (not an `env:` one: the env system subscriptions leave it alone). */
@@ -11,14 +12,7 @@ const ALERT_SYSTEM_NAME = 'core:feed-health';
  * with a message naming the key. Null when unset.
  */
 export function alertDestination(topic: string | undefined, targets: ReadonlyMap<string, DeliveryTarget>): string | null {
-  if (topic === undefined) return null;
-  const push = targets.get('Push');
-  if (!push) throw new Error('FeedHealth__AlertTopic: alerts are pushed, and no Push delivery target is installed');
-  try {
-    return push.prepareDestination(topic, { scope: 'System' });
-  } catch (cause) {
-    throw new Error(`FeedHealth__AlertTopic: ${(cause as Error).message}`, { cause });
-  }
+  return topic === undefined ? null : systemPushDestination(topic, targets, 'FeedHealth__AlertTopic');
 }
 
 /** The alert subscription, active on `destination`, or deactivated when there is none (kept: the ledger refers to it). */
@@ -27,10 +21,11 @@ export async function syncAlertSubscription(db: Knex, destination: string | null
     await db('notification_subscriptions').where({ system_name: ALERT_SYSTEM_NAME }).update({ is_active: false, updated_at: db.fn.now() });
     return;
   }
-  await db.raw(
-    `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active, system_name)
-     VALUES ('system-feed-health', 'System: feed health alerts', ?, '{}', 'Push', ?, 'System', true, ?)
-     ON CONFLICT (system_name) DO UPDATE SET destination = EXCLUDED.destination, is_active = true, updated_at = now()`,
-    [FEED_HEALTH_FEED_ID, destination, ALERT_SYSTEM_NAME],
-  );
+  await upsertSystemSubscription(db, {
+    systemName: ALERT_SYSTEM_NAME,
+    publicId: 'system-feed-health',
+    displayName: 'System: feed health alerts',
+    feedId: FEED_HEALTH_FEED_ID,
+    destination,
+  });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { DeliveryOutcome, DeliveryRequest, DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import { Limiter } from '../plugin-api/limiter.ts';
 import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
 import { activeAmong } from '../subscriptions/subscription-repository.ts';
 import { judgeDelivery, type SettledDelivery } from './delivery-outcome.ts';
@@ -63,15 +64,14 @@ export class DeliveryDispatcher {
   readonly #deps: DispatcherDependencies;
   readonly #store: LedgerQueueStore;
   readonly #queue: QueueHandle<LeasedDelivery, SettledDelivery>;
-  readonly #takeOverLimit: number;
-  #takingOver = 0;
+  /** Room for batches taken over from the fan-out (claimed already leased). */
+  readonly #takeOverRoom: Limiter;
   readonly #takeOvers = new Set<Promise<void>>();
-  readonly #takeOverWaiters: Array<() => void> = [];
 
   constructor(deps: DispatcherDependencies) {
     this.#deps = deps;
     this.#store = new LedgerQueueStore(deps.db, deps.leaseSeconds);
-    this.#takeOverLimit = Math.max(1, deps.batchesInFlight ?? 1);
+    this.#takeOverRoom = new Limiter(deps.batchesInFlight ?? 1);
     this.#queue = deps.queues.define({
       name: DISPATCHER_QUEUE,
       store: this.#store,
@@ -123,7 +123,7 @@ export class DeliveryDispatcher {
    * claiming; then `run` the claimed rows, or `release` the room unused.
    */
   async reserve(): Promise<TakeOverSlot> {
-    while (this.#takingOver >= this.#takeOverLimit) await new Promise<void>((resolve) => this.#takeOverWaiters.push(resolve));
+    await this.#takeOverRoom.acquire();
     return this.#slot();
   }
 
@@ -133,18 +133,17 @@ export class DeliveryDispatcher {
    * the rows are claimed waiting, for any instance's dispatcher.
    */
   tryReserve(): (TakeOverSlot & { lease: { token: string; seconds: number } }) | undefined {
-    if (this.#takingOver >= this.#takeOverLimit) return undefined;
+    if (!this.#takeOverRoom.tryAcquire()) return undefined;
     return { ...this.#slot(), lease: { token: randomUUID(), seconds: this.#deps.leaseSeconds } };
   }
 
+  /** The room taken (reserve, tryReserve), released once whatever happens. */
   #slot(): TakeOverSlot {
-    this.#takingOver += 1;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      this.#takingOver -= 1;
-      this.#takeOverWaiters.shift()?.();
+      this.#takeOverRoom.release();
     };
     return {
       release,

@@ -38,4 +38,5 @@ export { plainLines, singleLine, stripBidiControls, withoutControls } from './us
 export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';
 export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
+export { Limiter } from './limiter.ts';
 export { pgArray } from '../db/pg-array.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, mapWithConcurrency } from './concurrency.ts';
+import { Limiter } from '#plugin-api';
+import { mapWithConcurrency } from './concurrency.ts';
 
 describe('mapWithConcurrency', () => {
   it('keeps input order and never exceeds the limit', async () => {

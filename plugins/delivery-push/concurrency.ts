@@ -1,34 +1,4 @@
-/**
- * A bound on calls in flight, shared by every batch that uses it: the push
- * target's publishes stay within Connections × RequestsPerConnection
- * however many batches the dispatcher works at once, so the pool's queue,
- * the timers and the memory they hold stay bounded too.
- */
-export class Limiter {
-  /** Calls in flight at most. */
-  readonly limit: number;
-  #active = 0;
-  readonly #waiting: Array<() => void> = [];
-
-  constructor(limit: number) {
-    this.limit = Math.max(1, limit);
-  }
-
-  async acquire(): Promise<void> {
-    if (this.#active < this.limit) {
-      this.#active += 1;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  /** Hands the slot to the next waiter, or frees it. */
-  release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#active -= 1;
-  }
-}
+import { Limiter } from '#plugin-api';
 
 /**
  * Maps items with at most `limit` calls in flight (a number, or a Limiter

@@ -1,5 +1,5 @@
-import { Errors, randomToken, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
-import { Limiter, mapWithConcurrency } from './concurrency.ts';
+import { Errors, Limiter, randomToken, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
+import { mapWithConcurrency } from './concurrency.ts';
 import type { pushConfig } from './config.ts';
 import { buildPublishBody, type PublishBody } from './publish-payload.ts';
 import { outcomeOf, type PublishResult } from './publish-result.ts';

@@ -1,0 +1,36 @@
+/**
+ * A bound on work in flight (a counting semaphore), shared by everything
+ * that uses it: the push target's publishes across every batch the
+ * dispatcher works at once, the dispatcher's batches taken over from the
+ * fan-out. Waiters get the room in the order they asked.
+ */
+export class Limiter {
+  /** Work in flight at most. */
+  readonly limit: number;
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(limit: number) {
+    this.limit = Math.max(1, limit);
+  }
+
+  /** Resolves once there is room, taken for the caller: `release` it when done. */
+  async acquire(): Promise<void> {
+    if (this.tryAcquire()) return;
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Takes room when there is some now (true); never waits. */
+  tryAcquire(): boolean {
+    if (this.#active >= this.limit) return false;
+    this.#active += 1;
+    return true;
+  }
+
+  /** Hands the room to the next waiter, or frees it. */
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#active -= 1;
+  }
+}

@@ -14,10 +14,11 @@ import type { RetrySettings } from './retry-policy.ts';
 
 export const DISPATCHER_QUEUE = 'core.delivery-dispatcher';
 
-/** Room for one batch claimed already leased (see DeliveryDispatcher.reserve). */
+/** Room for one batch claimed already leased (see DeliveryDispatcher.reserve), and the lease to claim it under. */
 export interface TakeOverSlot {
-  /** Delivers the claimed rows under their lease, in the background; the room is freed when they are settled. */
-  run(claims: readonly LeasedClaim[], token: string): void;
+  readonly lease: { readonly token: string; readonly seconds: number };
+  /** Delivers the rows claimed under `lease`, in the background; the room is freed when they are settled. */
+  run(claims: readonly LeasedClaim[]): void;
   release(): void;
 }
 
@@ -132,9 +133,9 @@ export class DeliveryDispatcher {
    * not wait (the hand-over, inside its caller's transaction). Without room
    * the rows are claimed waiting, for any instance's dispatcher.
    */
-  tryReserve(): (TakeOverSlot & { lease: { token: string; seconds: number } }) | undefined {
+  tryReserve(): TakeOverSlot | undefined {
     if (!this.#takeOverRoom.tryAcquire()) return undefined;
-    return { ...this.#slot(), lease: { token: randomUUID(), seconds: this.#deps.leaseSeconds } };
+    return this.#slot();
   }
 
   /** The room taken (reserve, tryReserve), released once whatever happens. */
@@ -145,10 +146,12 @@ export class DeliveryDispatcher {
       released = true;
       this.#takeOverRoom.release();
     };
+    const lease = { token: randomUUID(), seconds: this.#deps.leaseSeconds };
     return {
+      lease,
       release,
-      run: (claims, token) => {
-        const running: Promise<void> = this.#takeOver(claims, token)
+      run: (claims) => {
+        const running: Promise<void> = this.#takeOver(claims, lease.token)
           .catch((err: unknown) => this.#deps.log.error({ err }, 'a taken-over batch failed; its rows are retaken after their lease'))
           .finally(() => {
             this.#takeOvers.delete(running);

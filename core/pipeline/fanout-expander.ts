@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
@@ -113,11 +112,10 @@ export class FanoutExpander {
     while (!done && !signal.aborted) {
       // A caller that delivers what it claims itself (expandNow) gets rows claimed waiting; the others are claimed leased.
       const slot = this.#kept.has(token) ? undefined : await this.#deps.reserveDelivery();
-      const pageLease = slot ? { token: randomUUID(), seconds: this.#deps.leaseSeconds } : undefined;
       const step = await db
         .transaction(async (trx) => {
           const page = await subscriptionPage(trx, feedId, cursor, pageSize);
-          const claimed = await claimPage(trx, rules, feedId, group, page, false, pageLease);
+          const claimed = await claimPage(trx, rules, feedId, group, page, false, slot?.lease);
           const next = page.length > 0 ? Number(page.at(-1)!.id) : cursor;
           const last = page.length < pageSize;
           // The lease was lost (this instance stalled past it): another one goes on from the cursor; nothing here commits.
@@ -132,7 +130,7 @@ export class FanoutExpander {
         });
       if (!step) break;
       if (slot) {
-        if (step.claimed.leased.length > 0) slot.run(step.claimed.leased, pageLease!.token);
+        if (step.claimed.leased.length > 0) slot.run(step.claimed.leased);
         else slot.release();
       }
       pages += 1;

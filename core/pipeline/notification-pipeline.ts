@@ -123,7 +123,7 @@ export class NotificationPipelineService implements NotificationPipeline {
       take(claimed);
       if (slot) {
         trx.executionPromise.then(
-          () => (claimed.leased.length > 0 ? slot.run(claimed.leased, slot.lease.token) : slot.release()),
+          () => (claimed.leased.length > 0 ? slot.run(claimed.leased) : slot.release()),
           () => slot.release(),
         );
       }

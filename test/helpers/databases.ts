@@ -87,9 +87,18 @@ export async function provisionDatabase(kind: DatabaseKind): Promise<Provisioned
   };
 }
 
-/** Scratch space inside the project (plugin folders copied there still resolve #plugin-api). */
-export function tmpRoot(): string {
+/** Where every test run keeps its scratch folder (test/.tmp: ignored by git and by vitest). */
+export function scratchParent(): string {
   return path.join(projectRoot, 'test', '.tmp');
+}
+
+/**
+ * This run's scratch space inside the project (plugin folders copied there
+ * still resolve #plugin-api): one folder per run, made by the global setup
+ * and removed by its teardown, so a run leaves nothing behind.
+ */
+export function tmpRoot(): string {
+  return path.join(scratchParent(), process.env.NP_TEST_RUN ?? `run-${process.pid}`);
 }
 
 /**

@@ -1,16 +1,21 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { dropLeftoverDatabases, postgresReachable, tmpRoot } from './databases.ts';
+import { dropLeftoverDatabases, postgresReachable, scratchParent, tmpRoot } from './databases.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export default async function setup(): Promise<void> {
-  // Only stale scratch folders go: a run side by side in the same checkout keeps its own.
-  mkdirSync(tmpRoot(), { recursive: true });
-  for (const name of readdirSync(tmpRoot())) {
-    const entry = path.join(tmpRoot(), name);
+export default async function setup(): Promise<() => void> {
+  // A killed run cannot clean up after itself: stale scratch folders go. A run side by side in the same checkout keeps its own.
+  mkdirSync(scratchParent(), { recursive: true });
+  for (const name of readdirSync(scratchParent())) {
+    const entry = path.join(scratchParent(), name);
     if (Date.now() - statSync(entry).mtimeMs > DAY_MS) rmSync(entry, { recursive: true, force: true });
   }
+  // The test files' workers inherit this: they all put their scratch folders in this run's own.
+  process.env.NP_TEST_RUN = `run-${process.pid}`;
+  const scratch = tmpRoot();
+  mkdirSync(scratch, { recursive: true });
   if (await postgresReachable()) await dropLeftoverDatabases();
   else console.warn('PostgreSQL is not reachable: integration tests run on embedded PGlite only.');
+  return () => rmSync(scratch, { recursive: true, force: true });
 }

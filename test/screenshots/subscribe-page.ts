@@ -1,7 +1,7 @@
 // Takes the README's picture of the subscribe and manage pages: the real service with the test
 // doubles, driven in headless Chromium at a phone's size; three screens side by side in one PNG.
 // `npm run screenshot:subscribe [-- <output.png>]` (default docs/subscribe-page.png).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../core/paths.ts';
@@ -62,4 +62,6 @@ try {
   await started.close();
   await Promise.all([feed.close(), push.close(), smtp.close()]);
   await database.drop();
+  // This script's scratch folder (the copied plugins): a test run removes its own in its teardown.
+  rmSync(tmpRoot(), { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@ import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plu
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryDispatcher } from './delivery-dispatcher.ts';
 import { insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
-import { claimPage, type FanoutEvent, type FanoutRules } from './fanout.ts';
+import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from './fanout.ts';
 import type { FanoutExpander } from './fanout-expander.ts';
 import { systemDeliveryExists } from './ledger-repository.ts';
 import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
@@ -119,14 +119,12 @@ export class NotificationPipelineService implements NotificationPipeline {
       // With room in this instance's dispatcher, the first page is claimed already leased to it and
       // handed over once the transaction commits (not a savepoint's release): no second write to lease it.
       const slot = options.awaitDelivery || trx.parentTransaction || first.length === 0 ? undefined : this.#deps.dispatcher.tryReserve();
+      let leased: readonly LeasedClaim[] = [];
+      // Settled before the claim runs: a claim that throws rolls the transaction back, and the room is given back then too.
+      if (slot) trx.executionPromise.then(() => (leased.length > 0 ? slot.run(leased) : slot.release()), () => slot.release());
       const claimed = await claimPage(trx, rules, feedId, feedEvents, first, false, slot?.lease);
+      leased = claimed.leased;
       take(claimed);
-      if (slot) {
-        trx.executionPromise.then(
-          () => (claimed.leased.length > 0 ? slot.run(claimed.leased) : slot.release()),
-          () => slot.release(),
-        );
-      }
       if (first.length === firstPageSize) {
         await this.#deps.expander.continueAfter(trx, feedEvents.map((entry) => entry.eventId), Number(first.at(-1)!.id), keepFor);
         handOver.kept = keepFor;

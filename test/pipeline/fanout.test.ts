@@ -57,6 +57,28 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
     expect(await deliveredTo('PO-FAN-2')).toHaveLength(SUBSCRIBERS);
   });
 
+  it('a hand-over whose claim fails gives back its room in the dispatcher: later fan-outs still stream past the first page', async () => {
+    // Every claim of these events fails inside the hand-over's transaction (after the room for its first page was taken).
+    await knex().raw(`CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.source_key LIKE 'PO-BOOM-%' THEN RAISE EXCEPTION 'claim refused for the test'; END IF; RETURN NEW; END $$`);
+    await knex().raw('CREATE TRIGGER refuse_boom BEFORE INSERT ON notification_delivery_ledger FOR EACH ROW EXECUTE FUNCTION refuse_boom()');
+    try {
+      // More failures than the dispatcher has room (DispatchBatchesInFlight, 3 by default): a slot lost per failure would leave none.
+      for (let i = 0; i < 5; i++) {
+        await expect(started.app.services.pipeline.processNotificationEvents([outage(`PO-BOOM-${i}`)])).rejects.toThrow(/claim refused for the test/);
+      }
+    } finally {
+      await knex().raw('DROP TRIGGER refuse_boom ON notification_delivery_ledger');
+      await knex().raw('DROP FUNCTION refuse_boom()');
+    }
+    await started.app.services.pipeline.processNotificationEvents([outage('PO-FAN-3')]);
+    // The expander waits for room before each page: with the room lost, this would never end.
+    await started.app.services.dispatcher.settle();
+    expect(new Set(await deliveredTo('PO-FAN-3')).size).toBe(SUBSCRIBERS);
+    // The failed hand-overs stored nothing (their events rolled back with the claims).
+    expect(Number((await knex()('notification_events').where('source_key', 'like', 'PO-BOOM-%').count({ n: '*' }))[0]!.n)).toBe(0);
+  });
+
   it('resumes a fan-out whose instance died mid-way from its cursor: nothing lost, nothing twice', async () => {
     // What a dead instance left: the event leased to it (lapsed), 150 subscribers claimed, the cursor after the 150th.
     const ids: number[] = await knex()('notification_subscriptions').where('public_id', 'like', 'fan-%').orderBy('id').pluck('id');

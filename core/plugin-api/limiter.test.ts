@@ -27,6 +27,13 @@ describe('Limiter', () => {
     expect(limiter.tryAcquire()).toBe(false);
   });
 
+  it('refuses a release nobody acquired (the limit would no longer hold)', () => {
+    const limiter = new Limiter(1);
+    expect(() => limiter.release()).toThrow(/without a matching acquire/);
+    expect(limiter.tryAcquire()).toBe(true);
+    expect(limiter.tryAcquire()).toBe(false);
+  });
+
   it('has room for at least one', () => {
     const limiter = new Limiter(0);
     expect(limiter.limit).toBe(1);

@@ -27,10 +27,11 @@ export class Limiter {
     return true;
   }
 
-  /** Hands the room to the next waiter, or frees it. */
+  /** Hands the room to the next waiter, or frees it. Releasing room nobody took is a bug: it throws rather than let more work run than the limit. */
   release(): void {
     const next = this.#waiting.shift();
     if (next) next();
-    else this.#active -= 1;
+    else if (this.#active > 0) this.#active -= 1;
+    else throw new Error('Limiter.release() without a matching acquire');
   }
 }

@@ -37,7 +37,7 @@ async function delivery(app: FastifyInstance) {
       metrics: app.observability.metrics.forPlugin(manifest.id),
     };
     contexts.set(manifest.id, context);
-    if (manifest.createTarget) targets.set(manifest.provider, await manifest.createTarget(context));
+    if (manifest.createTarget) targets.set(manifest.provider, checkedTarget(manifest.id, await manifest.createTarget(context)));
   }
   shutdown.add('delivery targets', async () => {
     for (const target of targets.values()) await target.close?.().catch((err: unknown) => app.log.warn({ err }, 'closing a delivery target failed'));
@@ -82,3 +82,19 @@ async function delivery(app: FastifyInstance) {
 }
 
 export const deliveryWiring = fp(delivery, { name: 'np-delivery', dependencies: ['np-core-services'] });
+
+/**
+ * A target written for the per-create hook, which core no longer calls,
+ * would leave its subscriptions without what it meant to record for them
+ * (a verification email, say) and nothing would say why: the start stops
+ * instead, naming the plugin and the hook to write.
+ */
+function checkedTarget(pluginId: string, target: DeliveryTarget): DeliveryTarget {
+  if ('onSubscriptionCreated' in target) {
+    throw new Error(
+      `Plugin "${pluginId}": its delivery target defines onSubscriptionCreated(trx, subscription), which core no longer calls; ` +
+        'define onSubscriptionsCreated(trx, subscriptions) instead: one call for the subscriptions created together.',
+    );
+  }
+  return target;
+}

@@ -81,6 +81,14 @@ describe('plugin discovery', () => {
     );
   });
 
+  it('stops the start when a delivery target still defines the per-create hook core no longer calls', async () => {
+    const dir = pluginsDirWithFixture();
+    cpSync(path.join(fixtures, 'broken-plugins', 'old-hook-target'), path.join(dir, 'old-hook-target'), { recursive: true });
+    await expect(buildApp({ env: database.env, pluginsDir: dir, logStream: { write: () => undefined } })).rejects.toThrow(
+      /Plugin "old-hook-target": its delivery target defines onSubscriptionCreated.*define onSubscriptionsCreated/,
+    );
+  });
+
   it('stops the start when a folder has no index.ts', async () => {
     const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
     cpSync(path.join(fixtures, 'plugins', 'fixture-feed', 'migrations'), path.join(dir, 'stray-folder'), { recursive: true });

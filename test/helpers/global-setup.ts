@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { dropLeftoverDatabases, postgresReachable, scratchParent, tmpRoot } from './databases.ts';
 
@@ -11,11 +11,10 @@ export default async function setup(): Promise<() => void> {
     const entry = path.join(scratchParent(), name);
     if (Date.now() - statSync(entry).mtimeMs > DAY_MS) rmSync(entry, { recursive: true, force: true });
   }
-  // The test files' workers inherit this: they all put their scratch folders in this run's own.
-  process.env.NP_TEST_RUN = `run-${process.pid}`;
+  // The test files' workers inherit this: they all put their scratch folders in this run's own (a fresh name, never another run's).
+  process.env.NP_TEST_RUN = path.basename(mkdtempSync(path.join(scratchParent(), `run-${process.pid}-`)));
   const scratch = tmpRoot();
-  mkdirSync(scratch, { recursive: true });
   if (await postgresReachable()) await dropLeftoverDatabases();
   else console.warn('PostgreSQL is not reachable: integration tests run on embedded PGlite only.');
-  return () => rmSync(scratch, { recursive: true, force: true });
+  return () => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
 }

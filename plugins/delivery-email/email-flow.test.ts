@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SubscriptionRecipient } from '#plugin-api';
 // Test-only imports from outside the plugin: the shared database helpers and the SMTP relay double.
 import { jwtFor } from '../../test/helpers/pipeline-plugins.ts';
 import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDatabase } from '../../test/helpers/databases.ts';
@@ -97,7 +98,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(await subscriptionState(b.publicId)).toEqual({ is_active: false, pending_verification: true });
     });
 
-    it('creates that arrive together (written in one transaction) each get their own email, whose link activates only their own subscription', async () => {
+    it('creates that arrive together (written together when they meet in a batch) each get their own email, whose link activates only their own subscription', async () => {
       const destinations = Array.from({ length: 12 }, (_, i) => `together-${i}@example.org`);
       const created = await Promise.all(destinations.map((destination, i) => createEmailSubscription(app(), { displayName: `together ${i}`, destination })));
       await drain();
@@ -110,6 +111,33 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
         expect(await subscriptionState(created[i].publicId)).toEqual({ is_active: true, pending_verification: false });
         // The others are still waiting for their own links.
         if (i + 1 < destinations.length) expect(await subscriptionState(created[i + 1].publicId)).toEqual({ is_active: false, pending_verification: true });
+      }
+    });
+
+    it('the create hook of a batch writes one verification email per subscription, each with its own working token', async () => {
+      // The hook as a batch of creates calls it: several subscriptions in one transaction (through HTTP, whether
+      // creates meet in a batch depends on timing).
+      const rows: Array<{ id: number | string; public_id: string; display_name: string; feed_id: string; destination: string }> = await knex()('notification_subscriptions')
+        .insert(
+          [0, 1, 2].map((i) => ({
+            public_id: `batch-hook-${i}`, display_name: `batch hook ${i}`, feed_id: 'utility.power-outages', filter_json: {}, provider: 'Email',
+            destination: `batch-hook-${i}@example.org`, scope: 'Anonymous', is_active: false, pending_verification: true,
+          })),
+        )
+        .returning(['id', 'public_id', 'display_name', 'feed_id', 'destination']);
+      const target = app().delivery.targets.get('Email')!;
+      const recipients: SubscriptionRecipient[] = rows.map((row) => ({
+        id: Number(row.id), publicId: row.public_id, displayName: row.display_name, feedId: row.feed_id, provider: 'Email', destination: row.destination, scope: 'Anonymous',
+      }));
+      await knex().transaction((trx) => target.onSubscriptionsCreated!(trx, recipients));
+      await drain();
+      for (const row of rows) {
+        const emails = mailTo(row.destination);
+        expect(emails.map((email) => email.subject), row.destination).toEqual([`Confirm your email alerts: ${row.display_name}`]);
+        const link = linkIn(emails[0].text, 'verify');
+        expect(link).toContain(`/api/notification-subscriptions/${row.public_id}/verify?token=`);
+        expect((await app().inject({ method: 'GET', url: link })).statusCode).toBe(200);
+        expect(await subscriptionState(row.public_id)).toEqual({ is_active: true, pending_verification: false });
       }
     });
 

@@ -1,27 +1,22 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromiumPath, launchChromium } from './chromium.ts';
 import { runDemo } from './demo-runner.ts';
 
 /**
  * `npm run demo:screenshot [file]`: starts the demo, waits until the first
  * outage and its restoration are in the push inbox, and saves a picture of
  * the inbox page taken in headless Chromium (default docs/demo-inbox.png).
- * It drives the machine's own Chromium (CHROMIUM_PATH, default
- * /usr/bin/chromium, Debian's `chromium` package) and never downloads one.
+ * It drives the machine's own Chromium (CHROMIUM_PATH, else Debian's
+ * `chromium` package) and never downloads one.
  * The tags show as emoji when an emoji font is installed (Debian:
  * fonts-noto-color-emoji), as in a person's browser.
  */
-const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const target = path.resolve(process.argv[2] ?? fileURLToPath(new URL('../docs/demo-inbox.png', import.meta.url)));
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
-if (!existsSync(executablePath)) {
-  process.stderr.write(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.\n`);
+const found = chromiumPath();
+if ('missing' in found) {
+  process.stderr.write(`${found.missing}\n`);
   process.exit(1);
 }
 
@@ -29,7 +24,7 @@ const demo = await runDemo({ via: 'node' });
 try {
   process.stdout.write(`demo up; push inbox at ${demo.urls.pushInbox}; waiting for an outage and its restoration…\n`);
   await demo.outageAndRestoration(180_000);
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const browser = await launchChromium(found.path);
   try {
     const page = await browser.newPage({ viewport: { width: 960, height: 560 }, deviceScaleFactor: 1 });
     await page.goto(demo.urls.pushInbox);

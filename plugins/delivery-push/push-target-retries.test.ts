@@ -16,6 +16,25 @@ describe('push target: transient trouble is retried', () => {
     expect(await deliver(harness.target, [request()])).toEqual([{ kind: 'retry', reason: 'push server 503 (service unavailable)' }]);
   });
 
+  it('a batch whose publishes fail logs one warning per reason with the count, not one per delivery', async () => {
+    const h = await buildTarget({ BaseUrl: double.baseUrl, PublishToken: DEFAULT_PUBLISHER_TOKEN });
+    h.logs.length = 0;
+    double.failNext(12, { status: 503 });
+    const requests = Array.from({ length: 12 }, (_, i) => request({ topic: h.target.prepareDestination(undefined, { scope: 'Anonymous' }), itemKey: `PO-${i}` }));
+    const outcomes = await deliver(h.target, [...requests, request()]);
+    expect(outcomes.filter((o) => o.kind === 'retry')).toHaveLength(12);
+    expect(outcomes.at(-1)).toEqual({ kind: 'delivered' });
+    const entries = h.logs.map((line) => JSON.parse(line));
+    const warnings = entries.filter((e) => e.level === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ msg: 'push deliveries not made: push server 503 (service unavailable)', outcome: 'retry', status: 503, deliveries: 12 });
+    // A few to look up, never the whole batch.
+    expect(warnings[0].ledgerIds).toHaveLength(5);
+    expect(warnings[0].topics).toHaveLength(5);
+    // Each delivery's own line is there for whoever turns debug on.
+    expect(entries.filter((e) => e.level === 20 && e.msg.startsWith('push delivery not made'))).toHaveLength(12);
+  });
+
   it('429 42901 → retry, without a set time', async () => {
     double.failNext(1, { status: 429 });
     const [outcome] = await deliver(harness.target, [request()]);

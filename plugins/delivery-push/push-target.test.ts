@@ -91,7 +91,7 @@ describe('push target: refusals are permanent, and name the code, never the toke
       const [outcome] = await deliver(h.target, [request()]);
       expect(outcome).toEqual({ kind: 'failed', reason: 'push server 403 (40301 forbidden)' });
       const warning = h.logs.map((line) => JSON.parse(line)).find((entry) => entry.level === 40);
-      expect(warning).toMatchObject({ topic: SYSTEM_TOPIC, status: 403, code: 40301, outcome: 'failed' });
+      expect(warning).toMatchObject({ topics: [SYSTEM_TOPIC], deliveries: 1, status: 403, code: 40301, outcome: 'failed' });
       expectNoToken([JSON.stringify(outcome), ...h.logs], DEFAULT_PUBLISHER_TOKEN);
       expect(h.logs.join('')).not.toContain('Feeder: F12'); // nor the message text
     });

@@ -11,6 +11,35 @@ export type PushContext = DeliveryPluginContext<typeof pushConfig>;
 interface BatchStats {
   interrupted: number;
   unconfigured: number;
+  notMade: NotMade;
+}
+
+/** Samples of the deliveries behind one summary line: enough to look them up, never a list as long as the batch. */
+const SAMPLE = 5;
+
+/**
+ * The deliveries of one batch that were not made, by reason: one warning
+ * per reason per batch, with the count and a few ledger ids and topics,
+ * never one per delivery (a push server down during a fan-out to 100,000
+ * would otherwise write 100,000 lines per attempt). Each delivery's own
+ * line is at debug level, and its reason is in the ledger.
+ */
+class NotMade {
+  readonly #byReason = new Map<string, { fields: Record<string, unknown>; deliveries: number; ledgerIds: number[]; topics: Set<string> }>();
+
+  add(reason: string, fields: Record<string, unknown>, request: DeliveryRequest): void {
+    let entry = this.#byReason.get(reason);
+    if (!entry) this.#byReason.set(reason, (entry = { fields, deliveries: 0, ledgerIds: [], topics: new Set() }));
+    entry.deliveries += 1;
+    if (entry.ledgerIds.length < SAMPLE) entry.ledgerIds.push(request.ledgerId);
+    if (entry.topics.size < SAMPLE) entry.topics.add(request.subscription.destination);
+  }
+
+  log(log: PushContext['log']): void {
+    for (const [reason, { fields, deliveries, ledgerIds, topics }] of this.#byReason) {
+      log.warn({ ...fields, deliveries, ledgerIds, topics: [...topics] }, `push deliveries not made: ${reason}`);
+    }
+  }
 }
 
 /** Why there is no subscribe link and no delivery: said to clients (create answer) and in the log. */
@@ -58,7 +87,8 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     const refusal = topicRefusal(topic, policy);
     if (refusal !== null) {
       const reason = `topic "${topic}" refused by the topic policy: ${refusal}`;
-      log.warn({ ...logFields, outcome: 'failed' }, reason);
+      log.debug({ ...logFields, outcome: 'failed' }, reason);
+      stats.notMade.add(`refused by the topic policy: ${refusal}`, { outcome: 'failed' }, request);
       return { kind: 'failed', reason };
     }
     if (!publisher) {
@@ -71,7 +101,8 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     } catch (err) {
       // A stored rendering that cannot be sent now never will be.
       const reason = `cannot build the push message: ${(err as Error).message}`;
-      log.warn({ ...logFields, outcome: 'failed' }, reason);
+      log.debug({ ...logFields, outcome: 'failed' }, reason);
+      stats.notMade.add(reason, { outcome: 'failed' }, request);
       return { kind: 'failed', reason };
     }
     const result = await publisher.publish(body, signal);
@@ -79,7 +110,8 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     if (result.kind === 'aborted') stats.interrupted++;
     else if (outcome.kind !== 'delivered') {
       // The reason holds the status and the server's code: never the token or the message.
-      log.warn({ ...logFields, outcome: outcome.kind, ...answerFields(result) }, `push delivery not made: ${outcome.reason}`);
+      log.debug({ ...logFields, outcome: outcome.kind, ...answerFields(result) }, `push delivery not made: ${outcome.reason}`);
+      stats.notMade.add(outcome.reason, { outcome: outcome.kind, ...answerFields(result) }, request);
     }
     return outcome;
   }
@@ -103,7 +135,7 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     subscribeUrlUnavailableReason: () => NOT_CONFIGURED,
 
     async deliver(requests, signal, onOutcome) {
-      const stats: BatchStats = { interrupted: 0, unconfigured: 0 };
+      const stats: BatchStats = { interrupted: 0, unconfigured: 0, notMade: new NotMade() };
       const outcomes = await mapWithConcurrency(requests, inFlight, async (request, index) => {
         const outcome = await deliverOne(request, signal, stats).catch((err: unknown): DeliveryOutcome => {
           // Nothing above should throw; if it does, only this request pays, and it is retried.
@@ -113,6 +145,7 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
         onOutcome?.(index, outcome);
         return outcome;
       });
+      stats.notMade.log(log);
       if (stats.interrupted > 0) log.info({ interrupted: stats.interrupted }, 'push deliveries interrupted by shutdown; they will be retried');
       if (stats.unconfigured > 0) {
         log.warn({ deliveries: stats.unconfigured }, 'push deliveries not made: no push server is configured; set Notifications__Push__BaseUrl (and Notifications__Push__PublishToken). They are retried with backoff.');

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { projectRoot } from '../core/paths.ts';
 
 export interface ServiceProcess {
@@ -19,7 +20,7 @@ export interface ServiceProcess {
  * --liftoff-only (a start on the embedded database peaks at ~250 MiB
  * instead of ~850) and the heap bounds (README, start-up and performance).
  */
-export const START_FLAGS: readonly string[] = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string)
+export const START_FLAGS: readonly string[] = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).scripts.start as string)
   .split(/\s+/)
   .filter((arg) => arg.startsWith('--') && !arg.startsWith('--env-file'));
 const READY_TIMEOUT_MS = 180_000;

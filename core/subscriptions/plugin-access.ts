@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { LedgerAccess, SubscriptionAccess } from '../plugin-api/core-services.ts';
+import { pgArray as array } from '../db/pg-array.ts';
 import { toRecipient } from '../pipeline/recipient.ts';
 import { activeAmong, findSubscription } from './subscription-repository.ts';
 
@@ -27,11 +28,7 @@ export function createLedgerAccess(db: Knex, onSettled?: LedgerSettledObserver):
   return {
     async settle(outcomes, trx) {
       if (outcomes.length === 0) return;
-      const bindings = [
-        outcomes.map((o) => o.ledgerId) as unknown as Knex.Value,
-        outcomes.map((o) => o.kind) as unknown as Knex.Value,
-        outcomes.map((o) => o.reason ?? null) as unknown as Knex.Value,
-      ];
+      const bindings = [array(outcomes.map((o) => o.ledgerId)), array(outcomes.map((o) => o.kind)), array(outcomes.map((o) => o.reason ?? null))];
       const set = `SET status = v.status, last_error = v.err, delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END`;
       if (!onSettled) {
         await (trx ?? db).raw(

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pgArray as array } from '../db/pg-array.ts';
 import type { UsageByKey } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
@@ -32,7 +33,7 @@ export async function findSubscription(db: Db, publicId: string): Promise<Subscr
 /** Which of these subscriptions are active now: one statement, the ids as one array. */
 export async function activeAmong(db: Db, subscriptionIds: readonly number[]): Promise<Set<number>> {
   if (subscriptionIds.length === 0) return new Set();
-  const result = await db.raw('SELECT id FROM notification_subscriptions WHERE id = ANY(?::bigint[]) AND is_active', [[...new Set(subscriptionIds)] as unknown as Knex.Value]);
+  const result = await db.raw('SELECT id FROM notification_subscriptions WHERE id = ANY(?::bigint[]) AND is_active', [array([...new Set(subscriptionIds)])]);
   return new Set((result.rows as Array<{ id: string | number }>).map((row) => Number(row.id)));
 }
 
@@ -58,7 +59,7 @@ const COLUMN_TYPES: Record<(typeof NEW_COLUMNS)[number], string> = {
  */
 export async function lockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<void> {
   await trx.raw('SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(?::text[]) AS k ORDER BY h) AS ordered', [
-    keys.map(lockName) as unknown as Knex.Value,
+    array(keys.map(lockName)),
   ]);
 }
 
@@ -70,7 +71,7 @@ export async function lockCreatesOf(trx: Knex.Transaction, keys: readonly string
 export async function tryLockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<Set<string>> {
   const result = await trx.raw(
     'SELECT k, pg_try_advisory_xact_lock(hashtext(k)) AS taken FROM unnest(?::text[]) AS k',
-    [[...new Set(keys)].map(lockName) as unknown as Knex.Value],
+    [array([...new Set(keys)].map(lockName))],
   );
   return new Set((result.rows as Array<{ k: string; taken: boolean }>).filter((row) => !row.taken).map((row) => row.k.slice(LOCK_PREFIX.length)));
 }
@@ -99,7 +100,7 @@ export async function usageOf(
       WHERE owner_user_id = ANY(?::text[]) AND (is_active OR pending_verification) GROUP BY owner_user_id
      UNION ALL
      SELECT 'verificationsToday', address_sha256, count FROM subscription_verification_counters WHERE address_sha256 = ANY(?::text[]) AND day = ?::date`,
-    [keys.ips, keys.ips, keys.day, keys.users, keys.addresses, keys.day] as unknown as Knex.Value[],
+    [array(keys.ips), array(keys.ips), keys.day, array(keys.users), array(keys.addresses), keys.day],
   );
   const usage = { liveByIp: new Map(), createdTodayByIp: new Map(), liveByUser: new Map(), verificationsToday: new Map() };
   for (const row of result.rows as Array<{ kind: keyof UsageByKey; key: string; n: number | string }>) usage[row.kind].set(row.key, Number(row.n));
@@ -141,7 +142,7 @@ export async function insertCreated(
      SELECT ${NEW_COLUMNS.map((column) => (column === 'filter_json' ? 'filter_json::jsonb' : column)).join(', ')}
        FROM unnest(${NEW_COLUMNS.map((column) => `?::${COLUMN_TYPES[column]}[]`).join(', ')}) AS n(${NEW_COLUMNS.join(', ')})
      RETURNING *`,
-    [day, createIps, createCounts, day, verified, verifiedCounts, ...columns] as unknown as Knex.Value[],
+    [day, array(createIps), array(createCounts), day, array(verified), array(verifiedCounts), ...columns.map(array)],
   );
   const byPublicId = new Map((result.rows as SubscriptionRecord[]).map((row) => [row.public_id, row]));
   return creates.map(({ row }) => byPublicId.get(row.public_id)!);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { Errors } from '../errors.ts';
 import { randomToken } from '../plugin-api/random-token.ts';
 import type { Caller } from '../http/caller-auth.ts';
-import type { DeliveryTarget, SubscriptionRecipient } from '../plugin-api/delivery-types.ts';
+import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import { toRecipient } from '../pipeline/recipient.ts';
 import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
@@ -193,16 +193,10 @@ export class SubscriptionService {
     const verdicts = judgeCreates(creates, usage, limits, at);
     const accepted = creates.filter((_, index) => verdicts[index] === null);
     const rows = await repo.insertCreated(trx, accepted, day);
-    const byTarget = new Map<DeliveryTarget, SubscriptionRecipient[]>();
-    for (const [index, row] of rows.entries()) {
-      const { target } = accepted[index]!;
-      if (!target.onSubscriptionsCreated) continue;
-      const recipient = toRecipient(row.id, row);
-      const recipients = byTarget.get(target);
-      if (recipients) recipients.push(recipient);
-      else byTarget.set(target, [recipient]);
+    const created = rows.map((row, index) => ({ target: accepted[index]!.target, recipient: toRecipient(row.id, row) }));
+    for (const [target, ofTarget] of Map.groupBy(created, (entry) => entry.target)) {
+      await target.onSubscriptionsCreated?.(trx, ofTarget.map((entry) => entry.recipient));
     }
-    for (const [target, recipients] of byTarget) await target.onSubscriptionsCreated!(trx, recipients);
     let next = 0;
     return verdicts.map((breach) =>
       breach ? { ok: false as const, error: tooManyRequests(breach.message, breach.retryAfterSeconds) } : { ok: true as const, value: rows[next++]! },

@@ -121,10 +121,10 @@ export async function recordResults(trx: Knex.Transaction, claimToken: string, r
     [
       now,
       now,
-      results.map((r) => r.id) as unknown as Knex.Value,
-      results.map((r) => r.state) as unknown as Knex.Value,
-      results.map((r) => r.dueAt?.toISOString() ?? null) as unknown as Knex.Value,
-      results.map((r) => r.error) as unknown as Knex.Value,
+      array(results.map((r) => r.id)),
+      array(results.map((r) => r.state)),
+      array(results.map((r) => r.dueAt?.toISOString() ?? null)),
+      array(results.map((r) => r.error)),
       claimToken,
     ],
   );

@@ -1,4 +1,4 @@
-import type { PollReport } from '../feeds/poll-report.ts';
+import { describeRejected, type PollReport } from '../feeds/poll-report.ts';
 
 /** What core remembers of a feed's polls (one row per feed, shared by every instance). */
 export interface FeedHealthRecord {
@@ -28,7 +28,7 @@ export interface FeedHealthSettings {
   readonly staleAfterPolls: number;
 }
 
-export type PollFacts = Pick<PollReport, 'feedId' | 'outcome' | 'startedAt' | 'error'>;
+export type PollFacts = Pick<PollReport, 'feedId' | 'outcome' | 'startedAt' | 'error' | 'rejected'>;
 
 export const noHealthYet = (feedId: string): FeedHealthRecord => ({
   feedId,
@@ -70,9 +70,13 @@ export function nextFeedHealth(previous: FeedHealthRecord, poll: PollFacts, sett
       failuresBefore,
     };
   }
+  // A poll that left items out succeeded (the others were processed), and the items' problem is the latest one to read.
+  const rejected = poll.rejected ?? [];
+  const lastError = rejected.length > 0 ? { kind: 'RejectedItems', message: describeRejected(rejected), at: poll.startedAt } : previous.lastError;
   return {
     next: {
       ...previous,
+      lastError,
       lastPollAt: poll.startedAt,
       lastSuccessAt: poll.startedAt,
       lastChangeAt: poll.outcome === 'changed' ? poll.startedAt : previous.lastChangeAt,

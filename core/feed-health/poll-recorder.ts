@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import type { PollReport } from '../feeds/poll-report.ts';
+import { describeRejected, type PollReport } from '../feeds/poll-report.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
 import { feedHealthEvent } from './feed-health-feed.ts';
 import { nextFeedHealth, type FeedHealthSettings } from './feed-health-policy.ts';
@@ -33,6 +33,13 @@ export function createPollRecorder(deps: PollRecorderDependencies): (report: Pol
   return async (report) => {
     deps.countPoll(report);
     const log = deps.log.child({ feed: report.feedId });
+    // One line per poll, whatever the number of items left out: the count, a few of them, and where to read the rest.
+    if (report.rejected && report.rejected.length > 0) {
+      log.warn(
+        { rejected: report.rejected.length, items: report.rejected.slice(0, 20).map(({ id, reason, detail }) => ({ id, reason, detail })) },
+        `feed items left out: ${describeRejected(report.rejected, 3)}`,
+      );
+    }
     // Events may also come of an unchanged answer: stored items whose time came (an outage lasting long enough).
     if (Object.keys(report.eventsByType ?? {}).length > 0) {
       log.info(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Agent, request as undiciRequest } from 'undici';
+import { AnswerTooLargeError, readCapped } from './capped-body.ts';
 import type { EndpointCheck, EndpointChecker, EndpointRequest } from './endpoint-types.ts';
 
 /** A feed endpoint answered badly or not at all; the message names the endpoint, never its headers (an API key). */
@@ -13,7 +14,8 @@ export class EndpointError extends Error {
   }
 }
 
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** `<Feed>__MaxAnswerBytes` when the request names none. */
+export const DEFAULT_MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
 /** Stores validators and a body hash per endpoint key in endpoint_checks. */
 export function createEndpointChecker(db: Knex): EndpointChecker & { close(): Promise<void> } {
@@ -38,9 +40,17 @@ export function createEndpointChecker(db: Knex): EndpointChecker & { close(): Pr
         if (status === 304) {
           await response.body.dump();
         } else {
+          // The limit holds however the body comes: a Content-Length past it is refused unread, a chunked body is cut at it.
+          const limit = req.maxBodyBytes ?? DEFAULT_MAX_ANSWER_BYTES;
           const length = Number(response.headers['content-length'] ?? 0);
-          if (length > MAX_BODY_BYTES) throw new EndpointError(`${req.key}: answer of ${length} bytes is larger than allowed`, status);
-          body = await response.body.text();
+          try {
+            if (length > limit) throw new AnswerTooLargeError(limit);
+            body = (await readCapped(response.body, limit)).toString('utf8');
+          } catch (error) {
+            // Closes the connection: nothing more of the answer is read.
+            response.body.destroy();
+            throw error instanceof AnswerTooLargeError ? new EndpointError(`${req.key}: ${error.message}`, status, { cause: error }) : error;
+          }
         }
       } catch (cause) {
         if (cause instanceof EndpointError) throw cause;

@@ -6,6 +6,8 @@ export interface EndpointRequest {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** The most of the body that is read (`<Feed>__MaxAnswerBytes`); past it the poll fails. Default 10 MiB. */
+  readonly maxBodyBytes?: number;
   readonly signal?: AbortSignal;
 }
 

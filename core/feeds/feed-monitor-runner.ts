@@ -70,11 +70,13 @@ export async function pollFeed(plugin: FeedPluginManifest, config: PluginConfig,
   });
   try {
     const settings = monitor.settings(config);
-    const request = externalProviderRequest(deps.provider, plugin.id, monitor.path, settings.FeedTimeoutSeconds, signal);
+    const request = externalProviderRequest(deps.provider, plugin.id, monitor.path, settings.FeedTimeoutSeconds, signal, settings.MaxAnswerBytes);
     const check = await deps.endpoints.check(request);
     const waiting = monitor.store.waiting;
     if (!check.changed && !waiting) return finish({ outcome: 'unchanged' });
-    const answer = check.changed ? parseJsonAnswer(request.key, check.body, monitor.parse) : undefined;
+    const checked = check.changed ? parseJsonAnswer(request.key, check.body, monitor) : undefined;
+    const answer = checked?.items;
+    const rejected = checked?.rejected ?? [];
     const now = deps.now();
     const step = { now, config };
     const handedOver = await deps.db.transaction(async (trx) => {
@@ -89,7 +91,7 @@ export async function pollFeed(plugin: FeedPluginManifest, config: PluginConfig,
       if (check.changed) await check.markSeen(trx);
       return { items, events, result };
     });
-    if (!handedOver) return finish({ outcome: 'unchanged' });
+    if (!handedOver) return finish({ outcome: 'unchanged', ...(rejected.length > 0 ? { rejected } : {}) });
     // Logged, counted and recorded by onPoll (core/feed-health/poll-recorder.ts).
     return finish({
       outcome: check.changed ? 'changed' : 'unchanged',
@@ -97,6 +99,7 @@ export async function pollFeed(plugin: FeedPluginManifest, config: PluginConfig,
       eventsByType: countByType(handedOver.events),
       matchedSubscriptionCount: handedOver.result?.matchedSubscriptionCount ?? 0,
       claimedCount: handedOver.result?.claimedCount ?? 0,
+      ...(rejected.length > 0 ? { rejected } : {}),
     });
   } catch (error) {
     return finish({ outcome: 'failed', error: describePollError(error) });

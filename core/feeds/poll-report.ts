@@ -1,3 +1,5 @@
+import type { RejectedItem } from '../plugin-api/feed-answer.ts';
+
 /**
  * What one poll of a feed came to: a fact the monitor runner returns and
  * hands to whoever records it (the log, feed health, metrics). No I/O here.
@@ -18,6 +20,8 @@ export interface PollReport {
   readonly matchedSubscriptionCount?: number;
   /** Deliveries claimed at hand-over: they go out after the poll, through the dispatcher (whose batch lines count them). */
   readonly claimedCount?: number;
+  /** Items of the answer left out, alone, with why (the others went on). */
+  readonly rejected?: readonly RejectedItem[];
 }
 
 /** Events by type, for the log line and the counters: `{ NewOutage: 2, Restoration: 1 }`. */
@@ -27,8 +31,23 @@ export function countByType(events: ReadonlyArray<{ eventType: string }>): Recor
   return counts;
 }
 
-/** The error part of a failed poll's report. */
+/** A database error (it carries a SQLSTATE): its words, never the statement (knex puts the SQL first, then " - " and the server's message). */
+function databaseWords(error: Error & { code?: unknown }): string | null {
+  if (typeof error.code !== 'string' || !/^[0-9A-Z]{5}$/.test(error.code)) return null;
+  const words = error.message.split(' - ').at(-1)!.trim();
+  return `the database refused what the poll would store: ${words} (SQLSTATE ${error.code})`;
+}
+
+/** The error part of a failed poll's report: what went wrong in words, never an SQL statement. */
 export function describePollError(error: unknown): { kind: string; message: string } {
-  if (error instanceof Error) return { kind: error.name, message: error.message.slice(0, 500) };
+  if (error instanceof Error) return { kind: error.name, message: (databaseWords(error) ?? error.message).slice(0, 500) };
   return { kind: 'Error', message: String(error).slice(0, 500) };
+}
+
+/** Rejected items named in words (a health record's lastError, a log line): the first few, then how many more. */
+export function describeRejected(rejected: readonly RejectedItem[], shown = 5): string {
+  const named = rejected.slice(0, shown).map((item) => `${item.id ?? `item ${item.index}`}: ${item.detail}`);
+  const more = rejected.length > shown ? `; and ${rejected.length - shown} more` : '';
+  const noun = rejected.length === 1 ? 'item' : 'items';
+  return `${rejected.length} ${noun} of the answer left out (the others were processed): ${named.join('; ')}${more}`;
 }

@@ -1,3 +1,5 @@
+import { firstStringProblem } from '../text/walk-strings.ts';
+
 /**
  * Strings PostgreSQL cannot store (pure): text and jsonb refuse a NUL
  * character, and a lone UTF-16 surrogate (half of a pair, as JSON's
@@ -19,28 +21,12 @@ function problemOf(value: string): string | null {
 
 /**
  * The first unsafe string in a parsed value (strings, object keys, array
- * items, at any depth), or null. Iterative, so a deeply nested body cannot
- * exhaust the stack.
+ * items, at any depth), or null.
  */
 export function findUnsafeString(value: unknown, root: string): UnsafeString | null {
-  const stack: Array<[unknown, string]> = [[value, root]];
-  while (stack.length > 0) {
-    const [current, path] = stack.pop()!;
-    if (typeof current === 'string') {
-      const problem = problemOf(current);
-      if (problem) return { path, problem };
-    } else if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index -= 1) stack.push([current[index], `${path}/${index}`]);
-    } else if (current !== null && typeof current === 'object') {
-      const keys = Object.keys(current);
-      for (const key of keys) {
-        const problem = problemOf(key);
-        if (problem) return { path, problem: `has a property name that ${problem.replace('must not contain', 'contains')}` };
-      }
-      for (let index = keys.length - 1; index >= 0; index -= 1) {
-        stack.push([(current as Record<string, unknown>)[keys[index]], `${path}/${keys[index]}`]);
-      }
-    }
-  }
-  return null;
+  const found = firstStringProblem(value, root, problemOf);
+  if (!found) return null;
+  return found.inPropertyName
+    ? { path: found.path, problem: `has a property name that ${found.problem.replace('must not contain', 'contains')}` }
+    : { path: found.path, problem: found.problem };
 }

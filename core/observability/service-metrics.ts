@@ -51,6 +51,12 @@ export function createServiceMetrics(options: { cacheSeconds: number; log: Fasti
   const registry = new Registry();
   const registers = [registry];
   const polls = new Counter({ name: 'notification_feed_polls_total', help: 'Polls of each feed by outcome (changed, unchanged, failed).', labelNames: ['feed', 'outcome'], registers });
+  const rejectedItems = new Counter({
+    name: 'notification_feed_items_rejected_total',
+    help: 'Items of feed answers left out (the rest of the answer was processed), by feed and reason.',
+    labelNames: ['feed', 'reason'],
+    registers,
+  });
   const events = new Counter({ name: 'notification_events_total', help: 'Events handed to the pipeline, by feed and event type.', labelNames: ['feed', 'event_type'], registers });
   const deliveries = new Counter({
     name: 'notification_deliveries_total',
@@ -100,7 +106,10 @@ export function createServiceMetrics(options: { cacheSeconds: number; log: Fasti
       const merged = Registry.merge([processMetrics(), registry]);
       return { contentType: registry.contentType, body: await merged.metrics() };
     },
-    countPoll: (report) => polls.inc({ feed: report.feedId, outcome: report.outcome }),
+    countPoll(report) {
+      polls.inc({ feed: report.feedId, outcome: report.outcome });
+      for (const item of report.rejected ?? []) rejectedItems.inc({ feed: report.feedId, reason: item.reason });
+    },
     countEvents(list) {
       for (const event of list) events.inc({ feed: event.feedId, event_type: event.eventType });
     },

@@ -1,14 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
+import type { FeedAnswer } from './feed-answer.ts';
 import type { NotificationEvent } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { ValidationResult } from './validation.ts';
 
-/** The settings every feed monitor has (`<Feed>__Enabled`, `__PollingIntervalSeconds`, `__FeedTimeoutSeconds`). */
+/** The settings every feed monitor has (`<Feed>__Enabled`, `__PollingIntervalSeconds`, `__FeedTimeoutSeconds`, `__MaxAnswerBytes`). */
 export interface FeedMonitorSettings {
   readonly Enabled: boolean;
   readonly PollingIntervalSeconds: number;
   readonly FeedTimeoutSeconds: number;
+  /** The most of an answer that is read; past it the poll fails. Absent: 10 MiB. */
+  readonly MaxAnswerBytes?: number;
 }
 
 /** What the pure steps of a monitor may read besides their data. */
@@ -63,8 +66,19 @@ export interface FeedMonitorSpec<TConfig, TItem = unknown, TState = unknown, TCh
   settings(config: TConfig): FeedMonitorSettings;
   /** Path of the feed under ExternalProvider__BaseUrl, for example `power-outages`. */
   readonly path: string;
-  /** Checks the parsed JSON answer (never trusted) and returns its items; the error names the path and rule. */
-  parse(data: unknown): ValidationResult<readonly TItem[]>;
+  /**
+   * How the answer lists its items (defineFeedAnswer): core checks each
+   * item alone, drops the fields the schema does not name, and leaves out
+   * (and reports) an item it cannot store while the others go on.
+   */
+  readonly answer?: FeedAnswer<TItem>;
+  /**
+   * The older way, for a monitor without `answer`: checks the parsed JSON
+   * answer as a whole and returns its items (one bad item fails the poll).
+   * Core still leaves out an item holding a control character or
+   * malformed Unicode.
+   */
+  parse?(data: unknown): ValidationResult<readonly TItem[]>;
   readonly store: FeedStore<TItem, TState, TChange>;
   /** DETECT: the source-owned change policy. Pure: no I/O, the clock is `context.now`. */
   detect(items: readonly TItem[], state: TState, context: FeedStepContext<TConfig>): readonly TChange[];

@@ -17,6 +17,21 @@ export { createValidator, type ValidationResult } from './validation.ts';
 export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';
 export {
+  defineFeedAnswer,
+  FeedCount,
+  FeedDate,
+  FeedDateTime,
+  FeedText,
+  REJECT_REASONS,
+  type CheckedAnswer,
+  type FeedAnswer,
+  type FeedAnswerSpec,
+  type RejectedItem,
+  type RejectReason,
+} from './feed-answer.ts';
+/** What core makes of an answer (which items pass, which are left out and why): for a feed plugin's own tests. */
+export { checkAnswer as checkFeedAnswer } from '../feeds/answer-check.ts';
+export {
   defineDeliveryPlugin,
   defineFeedPlugin,
   type ConfigSections,
@@ -40,3 +55,4 @@ export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
 export { Limiter } from './limiter.ts';
 export { pgArray } from '../db/pg-array.ts';
+export { insertInChunks, parameterChunks } from '../db/bulk-insert.ts';

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { isFeedAnswer } from '../plugin-api/feed-answer.ts';
 import { isFeedMonitor } from '../plugin-api/feed-monitor.ts';
 import { FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
 import type { PluginManifest } from '../plugin-api/manifest.ts';
@@ -64,6 +65,7 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   if (!fields) problems.push('feed.filterableFields must be a list');
   else for (const field of fields) if (!FILTERABLE_FIELDS.includes(field)) problems.push(`filterable field "${field}" is not one of ${FILTERABLE_FIELDS.join(', ')}`);
   if (!isFeedMonitor(m.monitor)) problems.push('monitor is required (declare it with defineFeedMonitor)');
+  else if (!isFeedAnswer(m.monitor.answer) && !isFn(m.monitor.parse)) problems.push('monitor needs answer (declare it with defineFeedAnswer) or parse');
   const renderers = Array.isArray(m.renderers) ? m.renderers : [];
   if (!Array.isArray(m.renderers)) problems.push('renderers must be a list');
   for (const type of eventTypes) {

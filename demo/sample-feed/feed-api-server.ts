@@ -7,13 +7,21 @@ export type FeedAnswers = Readonly<Record<string, () => unknown>>;
 
 export type FeedSend = (status: number, body: string, headers?: Record<string, string>) => void;
 
+/** An answer given as JSON text, sent as it is (text JSON.stringify could not write: nesting thousands deep). */
+export class RawJson {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 export interface FeedApiServerOptions {
   apiKey: string;
   answers: FeedAnswers;
   /** Counts every request by path, before anything else. */
   onRequest?(path: string): void;
-  /** Runs after the key is checked; resolves true when it answered the request itself (a fault). */
-  intercept?(send: FeedSend): Promise<boolean>;
+  /** Runs after the key is checked; resolves true when it answered the request itself (a fault). `response` is there for an answer written by hand (a chunked one). */
+  intercept?(send: FeedSend, response: ServerResponse): Promise<boolean>;
   /** Whether answers carry an ETag (and If-None-Match gets 304). Default: always. */
   etags?(): boolean;
 }
@@ -38,8 +46,9 @@ export async function startFeedApiServer(options: FeedApiServerOptions): Promise
     };
     if (req.method !== 'GET' || !Object.hasOwn(options.answers, path)) return send(404, '{"error":"not found"}');
     if (req.headers['x-api-key'] !== options.apiKey) return send(401, '{"error":"bad api key"}');
-    if (options.intercept !== undefined && (await options.intercept(send))) return;
-    const body = JSON.stringify(options.answers[path]());
+    if (options.intercept !== undefined && (await options.intercept(send, res))) return;
+    const answer = options.answers[path]();
+    const body = answer instanceof RawJson ? answer.text : JSON.stringify(answer);
     const withEtag = options.etags?.() ?? true;
     const etag = `"${createHash('sha1').update(body).digest('hex')}"`;
     if (withEtag && req.headers['if-none-match'] === etag) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parsePowerOutageFeed } from '../../plugins/utility-power-outages/feed-schema.ts';
-import { parseScheduledOutageFeed } from '../../plugins/utility-scheduled-outages/feed-schema.ts';
+import { checkFeedAnswer } from '../../core/plugin-api/index.ts';
+import { powerOutageAnswer } from '../../plugins/utility-power-outages/feed-schema.ts';
+import { scheduledOutageAnswer } from '../../plugins/utility-scheduled-outages/feed-schema.ts';
 import { describeChanges, localDatePlus, scriptedFeedAt } from './scripted-day.ts';
 
 const startedAt = new Date('2026-11-22T22:30:00.000Z');
@@ -48,8 +49,9 @@ describe('the scripted day of the sample feed', () => {
   it('answers what the feed API promises, at every step', () => {
     for (const seconds of [0, 3, 33, 60, 150, 300, 3600]) {
       const { powerOutages, scheduledOutages } = state(seconds);
-      expect(parsePowerOutageFeed({ outages: powerOutages })).toMatchObject({ ok: true });
-      expect(parseScheduledOutageFeed({ outages: scheduledOutages })).toMatchObject({ ok: true });
+      // Every item passes: none is left out.
+      expect(checkFeedAnswer(powerOutageAnswer, { outages: powerOutages })).toEqual({ ok: true, value: { items: powerOutages, rejected: [] } });
+      expect(checkFeedAnswer(scheduledOutageAnswer, { outages: scheduledOutages })).toEqual({ ok: true, value: { items: scheduledOutages, rejected: [] } });
     }
   });
 

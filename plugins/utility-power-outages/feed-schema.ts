@@ -1,27 +1,17 @@
-import { createValidator, Type, type ValidationResult } from '#plugin-api';
+import { defineFeedAnswer, FeedCount, FeedDateTime, FeedText, Type } from '#plugin-api';
 import type { PowerOutageItem } from './outage-types.ts';
 
-/** The answer of GET {ExternalProvider__BaseUrl}/power-outages (contracts §7); unknown extra fields are ignored. */
-export const PowerOutageFeedSchema = Type.Object({
-  outages: Type.Array(
-    Type.Object({
-      id: Type.String({ minLength: 1, maxLength: 200 }),
-      feeder: Type.String({ maxLength: 200 }),
-      areas: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 }),
-      timeOff: Type.String({ format: 'date-time' }),
-      timeRestored: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-      cause: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
-      customersAffected: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-      estimatedRestoration: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
-    }),
-    { maxItems: 20_000 },
-  ),
+/** One outage of GET {ExternalProvider__BaseUrl}/power-outages (contracts §7); fields not named here are dropped. */
+export const PowerOutageItemSchema = Type.Object({
+  id: FeedText({ minLength: 1, maxLength: 200 }),
+  feeder: FeedText({ maxLength: 200 }),
+  areas: Type.Array(FeedText({ maxLength: 200 }), { maxItems: 500 }),
+  timeOff: FeedDateTime(),
+  timeRestored: Type.Union([FeedDateTime(), Type.Null()]),
+  cause: Type.Optional(Type.Union([FeedText({ maxLength: 1000 }), Type.Null()])),
+  customersAffected: Type.Optional(Type.Union([FeedCount(), Type.Null()])),
+  estimatedRestoration: Type.Optional(Type.Union([FeedDateTime(), Type.Null()])),
 });
 
-const validate = createValidator(PowerOutageFeedSchema);
-
-/** The items of a checked answer, or the first rule it breaks. */
-export function parsePowerOutageFeed(data: unknown): ValidationResult<PowerOutageItem[]> {
-  const result = validate(data);
-  return result.ok ? { ok: true, value: result.value.outages } : result;
-}
+/** The answer lists its outages under `outages`, each checked alone (a bad one is left out, the rest go on). */
+export const powerOutageAnswer = defineFeedAnswer({ list: 'outages', item: PowerOutageItemSchema, id: (item: PowerOutageItem) => item.id });

@@ -2,7 +2,7 @@ import { defineFeedMonitor, type SectionsConfig } from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import { detectPowerOutageChanges } from './detector.ts';
 import { toNotificationEvents } from './event-mapper.ts';
-import { parsePowerOutageFeed } from './feed-schema.ts';
+import { powerOutageAnswer } from './feed-schema.ts';
 import { outageStore } from './outage-store.ts';
 
 /**
@@ -15,7 +15,7 @@ import { outageStore } from './outage-store.ts';
 export const powerOutageMonitor = defineFeedMonitor({
   settings: (config: SectionsConfig<typeof powerOutagesConfig>) => config.PowerOutages,
   path: 'power-outages',
-  parse: parsePowerOutageFeed,
+  answer: powerOutageAnswer,
   store: outageStore,
   detect: (items, stored, { now, config }) => detectPowerOutageChanges(items, stored, { now, minOutageMinutes: config.PowerOutages.MinOutageMinutes }),
   map: (changes) => toNotificationEvents(changes),

@@ -1,29 +1,19 @@
-import { createValidator, Type, type ValidationResult } from '#plugin-api';
+import { defineFeedAnswer, FeedDate, FeedText, Type } from '#plugin-api';
 import type { ScheduledOutageItem } from './scheduled-types.ts';
 
 const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
 
-/** The answer of GET {ExternalProvider__BaseUrl}/scheduled-outages (contracts §7); unknown extra fields are ignored. */
-export const ScheduledOutageFeedSchema = Type.Object({
-  outages: Type.Array(
-    Type.Object({
-      id: Type.String({ minLength: 1, maxLength: 200 }),
-      date: Type.String({ format: 'date' }),
-      start: Time,
-      end: Time,
-      feeder: Type.String({ maxLength: 200 }),
-      areas: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 }),
-      reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
-      status: Type.Union([Type.Literal('scheduled'), Type.Literal('cancelled')]),
-    }),
-    { maxItems: 20_000 },
-  ),
+/** One planned outage of GET {ExternalProvider__BaseUrl}/scheduled-outages (contracts §7); fields not named here are dropped. */
+export const ScheduledOutageItemSchema = Type.Object({
+  id: FeedText({ minLength: 1, maxLength: 200 }),
+  date: FeedDate(),
+  start: Time,
+  end: Time,
+  feeder: FeedText({ maxLength: 200 }),
+  areas: Type.Array(FeedText({ maxLength: 200 }), { maxItems: 500 }),
+  reason: Type.Optional(Type.Union([FeedText({ maxLength: 1000 }), Type.Null()])),
+  status: Type.Union([Type.Literal('scheduled'), Type.Literal('cancelled')]),
 });
 
-const validate = createValidator(ScheduledOutageFeedSchema);
-
-/** The items of a checked answer, or the first rule it breaks. */
-export function parseScheduledOutageFeed(data: unknown): ValidationResult<ScheduledOutageItem[]> {
-  const result = validate(data);
-  return result.ok ? { ok: true, value: result.value.outages } : result;
-}
+/** The answer lists its outages under `outages`, each checked alone (a bad one is left out, the rest go on). */
+export const scheduledOutageAnswer = defineFeedAnswer({ list: 'outages', item: ScheduledOutageItemSchema, id: (item: ScheduledOutageItem) => item.id });

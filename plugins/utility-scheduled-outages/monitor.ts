@@ -3,7 +3,7 @@ import type { scheduledOutagesConfig } from './config.ts';
 import { detectScheduledOutageChanges } from './detector.ts';
 import { sendDueDigests } from './digest-sender.ts';
 import { sourceKeyOf, toNotificationEvents } from './event-mapper.ts';
-import { parseScheduledOutageFeed } from './feed-schema.ts';
+import { scheduledOutageAnswer } from './feed-schema.ts';
 import { scheduledStore } from './scheduled-store.ts';
 
 /**
@@ -15,7 +15,7 @@ import { scheduledStore } from './scheduled-store.ts';
 export const scheduledOutageMonitor = defineFeedMonitor({
   settings: (config: SectionsConfig<typeof scheduledOutagesConfig>) => config.ScheduledOutages,
   path: 'scheduled-outages',
-  parse: parseScheduledOutageFeed,
+  answer: scheduledOutageAnswer,
   store: scheduledStore,
   detect: (items, stored) => detectScheduledOutageChanges(items, stored).map((change) => ({ ...change, sourceKey: sourceKeyOf(change) })),
   map: (changes) => toNotificationEvents(changes),

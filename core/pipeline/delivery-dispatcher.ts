@@ -97,6 +97,11 @@ export class DeliveryDispatcher {
     }, deps.log);
   }
 
+  /** Deliveries one batch leases at most (NotificationPipeline__DispatchBatchSize). */
+  get batchSize(): number {
+    return this.#deps.batchSize;
+  }
+
   /** Call inside the transaction that claimed deliveries: every instance's dispatcher wakes once it commits. */
   notify(trx: Knex.Transaction): Promise<void> {
     return this.#queue.notify(trx);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
 import type { SubscriptionFilter } from './subscription-filter.ts';
+import { insertInChunks } from '../db/bulk-insert.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -11,22 +12,23 @@ export interface PreparedEvent {
   rendered: RenderedNotification;
 }
 
-/** Stores the events of one call (rendered once each); returns their ids in order. */
+/** Stores the events of one call (rendered once each), in as many statements as their number needs; returns their ids in order. */
 export async function insertEvents(db: Db, prepared: readonly PreparedEvent[]): Promise<number[]> {
-  const rows = await db('notification_events')
-    .insert(
-      prepared.map(({ event, itemKey, rendered }) => ({
-        feed_id: event.feedId,
-        event_type: event.eventType,
-        source_key: event.sourceKey,
-        item_key: itemKey,
-        fields: JSON.stringify(event.fields),
-        payload: JSON.stringify(event.sourcePayload ?? null),
-        rendered: JSON.stringify(rendered),
-      })),
-    )
-    .returning('id');
-  return rows.map((row: { id: number }) => Number(row.id));
+  const rows = await insertInChunks<{ id: number | string }>(
+    db,
+    'notification_events',
+    prepared.map(({ event, itemKey, rendered }) => ({
+      feed_id: event.feedId,
+      event_type: event.eventType,
+      source_key: event.sourceKey,
+      item_key: itemKey,
+      fields: JSON.stringify(event.fields),
+      payload: JSON.stringify(event.sourcePayload ?? null),
+      rendered: JSON.stringify(rendered),
+    })),
+    ['id'],
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 /** What matching and claiming need of a subscription, and what its delivery needs (when the claim hands it to the dispatcher). */

@@ -20,6 +20,8 @@ export interface ExpanderDependencies {
   notifyDispatch(trx: Knex.Transaction): Promise<void>;
   /** Room in this instance's dispatcher for a page claimed already leased (see DeliveryDispatcher.reserve). */
   reserveDelivery(): Promise<TakeOverSlot>;
+  /** Rows one dispatcher batch takes (NotificationPipeline__DispatchBatchSize). */
+  readonly deliveryBatchSize: number;
 }
 
 /**
@@ -109,9 +111,11 @@ export class FanoutExpander {
     let matched = 0;
     const claimedIds: number[] = [];
     let done = false;
+    const leasable = group.length === 1 || group.length * pageSize <= Math.max(pageSize, this.#deps.deliveryBatchSize);
     while (!done && !signal.aborted) {
-      // A caller that delivers what it claims itself (expandNow) gets rows claimed waiting; the others are claimed leased.
-      const slot = this.#kept.has(token) ? undefined : await this.#deps.reserveDelivery();
+      // A caller that delivers what it claims itself (expandNow) gets rows claimed waiting; the others are claimed leased,
+      // but for the pages of many events at once (a storm), which would make one batch of thousands: those wait for the dispatchers.
+      const slot = this.#kept.has(token) || !leasable ? undefined : await this.#deps.reserveDelivery();
       const step = await db
         .transaction(async (trx) => {
           const page = await subscriptionPage(trx, feedId, cursor, pageSize);

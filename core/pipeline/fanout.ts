@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { SubscriptionRow } from './event-store.ts';
-import { claimEvent, coalesceClaims, supersedeWaiting } from './ledger-repository.ts';
+import { claimEvents, coalesceClaims, supersedeWaiting, type ClaimTarget } from './ledger-repository.ts';
 import type { FilterCache } from './subscription-filter.ts';
 
 /** A stored event as fan-out sees it. */
@@ -41,10 +41,11 @@ export interface LeasedClaim {
 /**
  * Matches one page of a feed's subscriptions against the events (compiled
  * filters, in memory; every subscription when `matchAll`, as /test asks)
- * and claims the ledger rows, one set-based statement per event; a row the ledger
- * already holds is skipped. Claimed rows of coalesced types wait out their
- * subscription's cooldown; a claimed row supersedes the waiting rows of
- * its item that its type makes pointless. Runs in the caller's transaction.
+ * and claims the ledger rows set-based, every event at once; a row the
+ * ledger already holds is skipped. Claimed rows of coalesced types wait
+ * out their subscription's cooldown; a claimed row supersedes the waiting
+ * rows of its item that its type makes pointless. Runs in the caller's
+ * transaction.
  */
 export async function claimPage(
   trx: Knex.Transaction,
@@ -57,30 +58,33 @@ export async function claimPage(
 ): Promise<ClaimedPage> {
   const coalesced = rules.coalescedTypes(feedId);
   const matched = new Set<number>();
-  const claimedIds: number[] = [];
-  const leased: LeasedClaim[] = [];
+  const targets: ClaimTarget[] = [];
   const byId = new Map(page.map((row) => [Number(row.id), row]));
-  const perEvent = events.map(() => ({ ids: [] as number[], providers: [] as string[] }));
-  for (const row of page) {
-    const matches = matchAll ? () => true : rules.filters.get(row.filter_json);
-    events.forEach((entry, index) => {
-      if (!matches(entry.event)) return;
+  const filters = page.map((row) => (matchAll ? () => true : rules.filters.get(row.filter_json)));
+  // Event by event, so the ledger numbers an earlier event's rows first.
+  events.forEach((entry, index) => {
+    for (const [position, row] of page.entries()) {
+      if (!filters[position](entry.event)) continue;
       matched.add(Number(row.id));
-      perEvent[index].ids.push(Number(row.id));
-      perEvent[index].providers.push(row.provider);
-    });
-  }
-  for (const [index, entry] of events.entries()) {
-    const { event, eventId, itemKey } = entry;
-    // A coalesced row may have to wait out a cooldown: it is claimed waiting, never leased.
-    const lease = coalesced.has(event.eventType) ? undefined : leaseTo;
-    const rows = await claimEvent(trx, { eventId, feedId, sourceKey: event.sourceKey, eventType: event.eventType, itemKey }, perEvent[index], rules.installed(), lease);
-    const ids = rows.map((row) => row.id);
-    if (coalesced.has(event.eventType)) await coalesceClaims(trx, ids, rules.cooldownSeconds);
-    const superseded = rules.supersededTypes(feedId, event.eventType);
-    if (superseded.length > 0) await supersedeWaiting(trx, ids.flatMap((id) => superseded.map((eventType) => ({ id, eventType }))));
-    claimedIds.push(...ids);
-    if (lease) for (const row of rows) leased.push({ ledgerId: row.id, eventId, subscription: byId.get(row.subscriptionId)! });
-  }
-  return { claimedIds: claimedIds.sort((a, b) => a - b), matched, leased };
+      targets.push({ event: index, subscriptionId: Number(row.id), provider: row.provider });
+    }
+  });
+  if (targets.length === 0) return { claimedIds: [], matched, leased: [] };
+  // A coalesced row may have to wait out a cooldown: it is claimed waiting, never leased.
+  const leasedEvents = new Set(events.flatMap((entry, index) => (coalesced.has(entry.event.eventType) ? [] : [index])));
+  const rows = await claimEvents(
+    trx,
+    events.map(({ event, eventId, itemKey }) => ({ eventId, feedId, sourceKey: event.sourceKey, eventType: event.eventType, itemKey })),
+    targets,
+    rules.installed(),
+    leaseTo && { ...leaseTo, events: leasedEvents },
+  );
+  const typeOf = (row: { event: number }) => events[row.event].event.eventType;
+  await coalesceClaims(trx, rows.filter((row) => coalesced.has(typeOf(row))).map((row) => row.id), rules.cooldownSeconds);
+  const superseding = rows.flatMap((row) => rules.supersededTypes(feedId, typeOf(row)).map((eventType) => ({ id: row.id, eventType })));
+  await supersedeWaiting(trx, superseding);
+  const leased: LeasedClaim[] = leaseTo
+    ? rows.filter((row) => leasedEvents.has(row.event)).map((row) => ({ ledgerId: row.id, eventId: events[row.event].eventId, subscription: byId.get(row.subscriptionId)! }))
+    : [];
+  return { claimedIds: rows.map((row) => row.id).sort((a, b) => a - b), matched, leased };
 }

@@ -17,51 +17,78 @@ export interface ClaimedEvent {
 export interface ClaimedRow {
   readonly id: number;
   readonly subscriptionId: number;
+  /** Index of its event in the claim's list. */
+  readonly event: number;
 }
 
+/** One subscription an event of the claim goes to: its event's index in the list, the subscription, its provider. */
+export interface ClaimTarget {
+  readonly event: number;
+  readonly subscriptionId: number;
+  readonly provider: string;
+}
+
+/** Rows one claim statement inserts at most: bounded statements, whatever the events times the subscribers. */
+export const CLAIM_ROWS_PER_STATEMENT = 20_000;
+
 /**
- * Claims one event for these subscriptions in one set-based statement; a
- * row the ledger already holds is skipped (ON CONFLICT DO NOTHING). A
- * subscription whose provider has no installed target gets a `failed` row
- * saying why. The event's columns go as scalars and only the
- * subscriptions' ids and providers as arrays: the least to send per row.
- * With `lease`, the rows are claimed already leased (`delivering`, first
+ * Claims events for subscriptions, set-based: one statement per
+ * CLAIM_ROWS_PER_STATEMENT rows, whatever the number of events (a storm of
+ * 10,000 new outages is a handful of statements). A row the ledger already
+ * holds is skipped (ON CONFLICT DO NOTHING). A subscription whose provider
+ * has no installed target gets a `failed` row saying why. Each event's
+ * columns go once, as arrays indexed by the targets; per row only the
+ * event's index, the subscription and its provider. Rows are numbered in
+ * the order given (events in their order), so a later event's rows come
+ * after an earlier one's (supersedes relies on it). With `leasedEvents`,
+ * those events' rows are claimed already leased (`delivering`, first
  * attempt) for a dispatcher that takes them over at once: no second write
  * to lease them. Returns the rows that wait for (or are leased for) delivery.
  */
-export async function claimEvent(
+export async function claimEvents(
   db: Db,
-  event: ClaimedEvent,
-  subscriptions: { readonly ids: readonly number[]; readonly providers: readonly string[] },
+  events: readonly ClaimedEvent[],
+  targets: readonly ClaimTarget[],
   installed: readonly string[],
-  lease?: { readonly token: string; readonly seconds: number },
+  lease?: { readonly token: string; readonly seconds: number; readonly events: ReadonlySet<number> },
 ): Promise<ClaimedRow[]> {
-  if (subscriptions.ids.length === 0) return [];
-  const result = await db.raw(
-    `WITH claimed AS (
-       INSERT INTO notification_delivery_ledger
-         (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, last_error, attempts, lease_token, lease_until)
-       SELECT v.s, ?, ?, ?, ?, ?, v.p,
-              CASE WHEN v.p = ANY(?::text[]) THEN ? ELSE 'failed' END,
-              CASE WHEN v.p = ANY(?::text[]) THEN NULL ELSE 'no delivery target for provider ' || v.p END,
-              CASE WHEN v.p = ANY(?::text[]) THEN ? ELSE 0 END,
-              CASE WHEN v.p = ANY(?::text[]) THEN ? END,
-              CASE WHEN v.p = ANY(?::text[]) AND ?::boolean THEN now() + make_interval(secs => ?) END
-         FROM unnest(?::bigint[], ?::text[]) AS v(s, p)
-       ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
-       RETURNING id, subscription_id, status)
-     SELECT id, subscription_id FROM claimed WHERE status <> 'failed' ORDER BY id`,
-    [
-      event.sourceKey, event.eventType, event.feedId, event.itemKey, event.eventId,
-      array(installed), lease ? 'delivering' : 'pending',
-      array(installed),
-      array(installed), lease ? 1 : 0,
-      array(installed), lease?.token ?? null,
-      array(installed), lease !== undefined, lease?.seconds ?? 0,
-      array(subscriptions.ids), array(subscriptions.providers),
-    ],
-  );
-  return (result.rows as Array<{ id: number | string; subscription_id: number | string }>).map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id) }));
+  const claimed: ClaimedRow[] = [];
+  for (let start = 0; start < targets.length; start += CLAIM_ROWS_PER_STATEMENT) {
+    const chunk = targets.slice(start, start + CLAIM_ROWS_PER_STATEMENT);
+    const leased = lease ? events.map((_, index) => lease.events.has(index)) : events.map(() => false);
+    const result = await db.raw(
+      `WITH e AS (
+         SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[]) WITH ORDINALITY
+           AS e(event_id, feed_id, source_key, event_type, item_key, leased, n)),
+       claimed AS (
+         INSERT INTO notification_delivery_ledger
+           (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, last_error, attempts, lease_token, lease_until)
+         SELECT v.s, e.source_key, e.event_type, e.feed_id, e.item_key, e.event_id, v.p,
+                CASE WHEN NOT v.p = ANY(?::text[]) THEN 'failed' WHEN e.leased THEN 'delivering' ELSE 'pending' END,
+                CASE WHEN v.p = ANY(?::text[]) THEN NULL ELSE 'no delivery target for provider ' || v.p END,
+                CASE WHEN v.p = ANY(?::text[]) AND e.leased THEN 1 ELSE 0 END,
+                CASE WHEN v.p = ANY(?::text[]) AND e.leased THEN ?::text END,
+                CASE WHEN v.p = ANY(?::text[]) AND e.leased THEN now() + make_interval(secs => ?) END
+           FROM unnest(?::int[], ?::bigint[], ?::text[]) WITH ORDINALITY AS v(i, s, p, n)
+           JOIN e ON e.n = v.i + 1
+          ORDER BY v.n
+         ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
+         RETURNING id, subscription_id, event_id, status)
+       SELECT id, subscription_id, event_id FROM claimed WHERE status <> 'failed' ORDER BY id`,
+      [
+        column(events, 'eventId'), column(events, 'feedId'), column(events, 'sourceKey'), column(events, 'eventType'), column(events, 'itemKey'), array(leased),
+        array(installed), array(installed), array(installed),
+        array(installed), lease?.token ?? null,
+        array(installed), lease?.seconds ?? 0,
+        column(chunk, 'event'), column(chunk, 'subscriptionId'), column(chunk, 'provider'),
+      ],
+    );
+    const indexOf = new Map(events.map((event, index) => [event.eventId, index]));
+    for (const row of result.rows as Array<{ id: number | string; subscription_id: number | string; event_id: number | string }>) {
+      claimed.push({ id: Number(row.id), subscriptionId: Number(row.subscription_id), event: indexOf.get(Number(row.event_id))! });
+    }
+  }
+  return claimed;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import type { NotificationEvent } from '../plugin-api/feed-types.ts';
+import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
+import { plainLines, singleLine } from '../plugin-api/user-text.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryDispatcher } from './delivery-dispatcher.ts';
@@ -10,6 +11,16 @@ import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from 
 import type { FanoutExpander } from './fanout-expander.ts';
 import { systemDeliveryExists } from './ledger-repository.ts';
 import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
+
+/**
+ * What every target, view and page is given of a rendering: a title of
+ * one line and a body of plain lines, whatever a renderer let through
+ * (control characters, bidirectional overrides, terminal escapes). Stored
+ * so, and sent so, once for every output.
+ */
+function safeText(rendered: RenderedNotification): RenderedNotification {
+  return { ...rendered, title: singleLine(rendered.title), body: plainLines(rendered.body) };
+}
 
 export interface PipelineDependencies {
   db: Knex;
@@ -89,7 +100,7 @@ export class NotificationPipelineService implements NotificationPipeline {
       event.eventType === TEST_EVENT_TYPE
         ? renderTestEvent(event)
         : this.#deps.registry.rendererFor(event.feedId, event.eventType).render(event, { config: this.#deps.feedConfig(event.feedId) });
-    return { event, itemKey: event.itemKey ?? event.sourceKey, rendered };
+    return { event, itemKey: event.itemKey ?? event.sourceKey, rendered: safeText(rendered) };
   }
 
   async #handOver(trx: Knex.Transaction, prepared: readonly PreparedEvent[], options: ProcessOptions): Promise<HandOver> {
@@ -118,7 +129,9 @@ export class NotificationPipelineService implements NotificationPipeline {
       const first = await subscriptionPage(trx, feedId, 0, firstPageSize);
       // With room in this instance's dispatcher, the first page is claimed already leased to it and
       // handed over once the transaction commits (not a savepoint's release): no second write to lease it.
-      const slot = options.awaitDelivery || trx.parentTransaction || first.length === 0 ? undefined : this.#deps.dispatcher.tryReserve();
+      // A storm of events (thousands in one poll) could make that one batch of thousands of rows: those wait, for the dispatchers' bounded batches.
+      const fitsOneBatch = feedEvents.length * first.length <= this.#deps.dispatcher.batchSize;
+      const slot = options.awaitDelivery || trx.parentTransaction || first.length === 0 || !fitsOneBatch ? undefined : this.#deps.dispatcher.tryReserve();
       let leased: readonly LeasedClaim[] = [];
       // Settled before the claim runs: a claim that throws rolls the transaction back, and the room is given back then too.
       if (slot) trx.executionPromise.then(() => (leased.length > 0 ? slot.run(leased) : slot.release()), () => slot.release());

@@ -53,7 +53,7 @@ export function createLedgerAccess(db: Knex, onSettled?: LedgerSettledObserver):
     async reopen(ledgerIds, trx) {
       if (ledgerIds.length === 0) return;
       await (trx ?? db)('notification_delivery_ledger')
-        .whereIn('id', [...ledgerIds])
+        .whereRaw('id = ANY(?::bigint[])', [array(ledgerIds)])
         .where({ status: 'failed' })
         .update({ status: 'queued', last_error: null });
     },

@@ -77,6 +77,7 @@ async function delivery(app: FastifyInstance) {
     sweepSeconds: settings.DispatchIntervalSeconds,
     notifyDispatch: (trx) => dispatcher.notify(trx),
     reserveDelivery: () => dispatcher.reserve(),
+    deliveryBatchSize: settings.DispatchBatchSize,
   });
   app.decorate('delivery', { targets, contexts, dispatcher, expander, rules });
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { FeedStore } from '#plugin-api';
+import { insertInChunks, pgArray, type FeedStore } from '#plugin-api';
 import type { PowerOutageChange, PowerOutageItem, StoredPowerOutage } from './outage-types.ts';
 
 type StoredOutages = Map<string, StoredPowerOutage>;
@@ -18,7 +18,7 @@ export async function loadStoredOutages(trx: Knex.Transaction, ids: readonly str
   if (ids.length === 0) return new Map();
   const rows: OutageRow[] = await trx('power_outages')
     .select('id', 'time_restored', 'outage_notified_at', 'estimated_restoration', 'estimate_changes')
-    .whereIn('id', [...ids]);
+    .whereRaw('id = ANY(?::text[])', [pgArray(ids)]);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -57,7 +57,9 @@ export async function persistOutages(trx: Knex.Transaction, items: readonly Powe
   await trx('power_outages').where({ in_feed: true }).whereRaw('id NOT IN (SELECT jsonb_array_elements_text(?::jsonb))', [ids]).update({ in_feed: false });
   if (items.length > 0) await upsertOutages(trx, items, changes, now);
   if (changes.length > 0) {
-    await trx('power_outage_changes').insert(
+    await insertInChunks(
+      trx,
+      'power_outage_changes',
       changes.map((change) => ({ outage_id: change.item.id, kind: change.kind, detected_at: now, estimated_restoration: change.estimate ?? null })),
     );
   }

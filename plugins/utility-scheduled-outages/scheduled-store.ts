@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { FeedStore } from '#plugin-api';
+import { insertInChunks, pgArray, type FeedStore } from '#plugin-api';
 import { raiseCalendarSequences } from './calendar-sequence.ts';
 import type { ScheduledOutageChange, ScheduledOutageItem } from './scheduled-types.ts';
 
@@ -37,7 +37,7 @@ export const SELECT = [...COLUMNS.filter((c) => c !== 'outage_date'), 'outage_da
 
 export async function loadStoredItems(trx: Knex.Transaction, ids: readonly string[]): Promise<Map<string, ScheduledOutageItem>> {
   if (ids.length === 0) return new Map();
-  const rows: Row[] = await trx('scheduled_outages').select(trx.raw(SELECT.join(', '))).whereIn('id', [...ids]);
+  const rows: Row[] = await trx('scheduled_outages').select(trx.raw(SELECT.join(', '))).whereRaw('id = ANY(?::text[])', [pgArray(ids)]);
   return new Map(rows.map((row) => [row.id, toItem(row)]));
 }
 
@@ -86,7 +86,9 @@ export async function persistItems(
     [now, now, now, JSON.stringify(items.map((item) => ({ ...item, reason: item.reason ?? null, payload: item })))],
   );
   if (changes.length > 0) {
-    await trx('scheduled_outage_changes').insert(
+    await insertInChunks(
+      trx,
+      'scheduled_outage_changes',
       changes.map((change) => ({ outage_id: change.item.id, kind: change.kind, source_key: change.sourceKey, changes: JSON.stringify(change.changes), detected_at: now })),
     );
   }

@@ -3,6 +3,7 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { ICalCalendar, ICalEventStatus } from 'ical-generator';
 import { compileFilter, type SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 import type { CalendarEntry, FeedCalendar } from '../plugin-api/public-views.ts';
+import { icsText } from './ics-text.ts';
 
 export interface CalendarDocumentOptions {
   /** Host name of PublicBaseUrl: UIDs are `<id>@<hostname>`. */
@@ -24,7 +25,9 @@ function entriesMatching(entries: readonly CalendarEntry[], filter: Subscription
  * An RFC 5545 calendar, one VEVENT per entry. ical-generator writes the
  * escaping, line folding and CRLF; @touch4it/ical-timezones the VTIMEZONE of
  * the feed's zone. Times are TZDates, so they come out as wall-clock times of
- * that zone whatever the host's own zone. The output depends only on the
+ * that zone whatever the host's own zone. Every text property is escaped
+ * and kept on its line (the library escapes SUMMARY, LOCATION and
+ * DESCRIPTION; icsText the rest). The output depends only on the
  * input (stamps are the entries' change times, not "now"), so equal
  * calendars give equal bytes and equal ETags.
  */
@@ -32,14 +35,16 @@ export function renderCalendar(calendar: FeedCalendar, options: CalendarDocument
   const utc = calendar.timeZone === 'UTC';
   const ics = new ICalCalendar({
     prodId: { company: options.hostname, product: 'notification-pipeline', language: 'EN' },
-    name: options.name,
+    // The library writes NAME and X-WR-CALNAME as given: escaped here (a display name may hold anything).
+    name: icsText(options.name),
     ttl: options.refreshSeconds,
   });
   // A nameless calendar zone keeps DTSTAMP and LAST-MODIFIED in UTC (RFC 5545 requires it) while events carry their TZID.
   if (!utc) ics.timezone({ name: null, generator: getVtimezoneComponent });
   for (const entry of entriesMatching(calendar.entries, options.filter)) {
     ics.createEvent({
-      id: `${entry.id}@${options.hostname}`,
+      // UID is written as given too: a feed's id, escaped and kept on one line.
+      id: icsText(`${entry.id}@${options.hostname}`),
       sequence: entry.sequence,
       stamp: entry.lastModified,
       lastModified: entry.lastModified,

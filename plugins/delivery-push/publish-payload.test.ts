@@ -35,6 +35,22 @@ describe('truncateUtf8', () => {
   });
 });
 
+describe('buildPublishBody with text from outside', () => {
+  it.each([
+    ['a line break', 'Power outage\r\nX-Forged: 1', 'Power outage X-Forged: 1'],
+    ['a terminal escape', 'Power outage \u001b[31mred\u001b[0m', 'Power outage [31mred [0m'],
+    ['a right-to-left override', 'Invoice\u202egpj.exe', 'Invoicegpj.exe'],
+    ['a line separator and a C1 control', 'a\u2028b\u0085c', 'a b c'],
+  ])('keeps a title with %s to one clean line', (_name, title, expected) => {
+    expect(buildPublishBody('alerts-x', 'utility.power-outages', rendered({ title }), 'PO-1').title).toBe(expected);
+  });
+
+  it('keeps the message\'s own lines and removes every other control character', () => {
+    const body = buildPublishBody('alerts-x', 'utility.power-outages', rendered({ body: 'Feeder: F1\r\nAreas: Kandy\u001b[2J\u202e' }), 'PO-1');
+    expect(body.message).toBe('Feeder: F1\nAreas: Kandy[2J');
+  });
+});
+
 describe('priorityLevel', () => {
   it.each([['Min', 1], ['Low', 2], ['Default', 3], ['High', 4], ['Urgent', 5]] as const)('%s → %i', (name, level) => {
     expect(priorityLevel(name)).toBe(level);

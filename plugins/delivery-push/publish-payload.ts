@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NotificationPriority, RenderedNotification } from '#plugin-api';
+import { plainLines, singleLine, type NotificationPriority, type RenderedNotification } from '#plugin-api';
 import { TOPIC_PATTERN } from './topic-policy.ts';
 
 /** The push server's message text limit: longer text becomes an attachment or is refused. */
@@ -57,8 +57,9 @@ export function sequenceIdFor(feedId: string, renderedSequenceId: string): strin
 export function buildPublishBody(topic: string, feedId: string, rendered: RenderedNotification, fallbackItemKey: string): PublishBody {
   const body = {
     topic,
-    title: truncateUtf8(rendered.title, TITLE_LIMIT_BYTES),
-    message: truncateUtf8(rendered.body, MESSAGE_LIMIT_BYTES),
+    // One line of title and plain lines of text on the phone: no control character, terminal escape or bidirectional override gets through.
+    title: truncateUtf8(singleLine(rendered.title), TITLE_LIMIT_BYTES),
+    message: truncateUtf8(plainLines(rendered.body), MESSAGE_LIMIT_BYTES),
     priority: priorityLevel(rendered.priority),
     tags: [...rendered.tags],
     sequence_id: sequenceIdFor(feedId, rendered.sequenceId || fallbackItemKey),

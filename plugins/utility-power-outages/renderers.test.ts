@@ -4,7 +4,7 @@ import { toNotificationEvents } from './event-mapper.ts';
 import type { PowerOutageChange, PowerOutageChangeKind, PowerOutageItem } from './outage-types.ts';
 import { powerOutageRenderers } from './renderers.ts';
 
-const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, TimeZone: 'Asia/Colombo', MinOutageMinutes: 0 } };
+const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, MaxAnswerBytes: 10_485_760, TimeZone: 'Asia/Colombo', MinOutageMinutes: 0 } };
 const item: PowerOutageItem = { id: 'PO-1001', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line', customersAffected: 1200 };
 const render = (kind: PowerOutageChangeKind, source = item, extra: Partial<PowerOutageChange> = {}) => {
   const [event] = toNotificationEvents([{ kind, item: source, ...extra }]);
@@ -13,6 +13,18 @@ const render = (kind: PowerOutageChangeKind, source = item, extra: Partial<Power
 };
 
 describe('power-outage events and renderers', () => {
+  it('keeps every value from the feed to one line: a line break in one never adds a line or a label', () => {
+    const forged = { ...item, feeder: 'F12\r\nBcc: victim@example.org', areas: ['Kandy\nAreas: Everywhere'], cause: 'Fallen\u2028line' };
+    const { rendered } = render('NewOutage', forged);
+    expect(rendered.body.split('\n')).toEqual([
+      'Feeder: F12 Bcc: victim@example.org',
+      'Areas: Kandy Areas: Everywhere',
+      'Since: 22 Nov 2026, 08:15 GMT+5:30',
+      'Cause: Fallen line',
+    ]);
+    expect(rendered.title).toBe('Power outage: Kandy Areas: Everywhere');
+  });
+
   it('maps a change to an event keyed by the provider id with filterable fields', () => {
     const { event } = render('NewOutage');
     expect(event).toMatchObject({ feedId: 'utility.power-outages', eventType: 'NewOutage', sourceKey: 'PO-1001', itemKey: 'PO-1001' });

@@ -1,4 +1,4 @@
-import { defineRenderer, type NotificationEvent, type SectionsConfig } from '#plugin-api';
+import { defineRenderer, singleLine as one, type NotificationEvent, type SectionsConfig } from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import type { AnnouncementPayload, PowerOutageItem } from './outage-types.ts';
 
@@ -20,13 +20,14 @@ function formatTime(iso: string, timeZone: string): string {
   }).format(date);
 }
 
-const outageLines = (item: PowerOutageItem) => [`Feeder: ${item.feeder}`, `Areas: ${item.areas.join(', ') || '—'}`];
-const placeOf = (item: PowerOutageItem) => item.areas.join(', ') || item.feeder;
+// Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
+const outageLines = (item: PowerOutageItem) => [`Feeder: ${one(item.feeder)}`, `Areas: ${one(item.areas.join(', ')) || '—'}`];
+const placeOf = (item: PowerOutageItem) => one(item.areas.join(', ')) || one(item.feeder);
 const sequenceIdOf = (event: NotificationEvent) => `po-${event.itemKey ?? event.sourceKey}`.replace(/[^-_A-Za-z0-9]/g, '_').slice(0, 64);
 
 /** The lines of an ongoing outage: where, since when, the estimate when `estimateLine` gives one, the cause. */
 function ongoingBody(item: PowerOutageItem, zone: string, estimateLine: string[]): string {
-  return [...outageLines(item), `Since: ${formatTime(item.timeOff, zone)}`, ...estimateLine, ...(item.cause ? [`Cause: ${item.cause}`] : [])].join('\n');
+  return [...outageLines(item), `Since: ${formatTime(item.timeOff, zone)}`, ...estimateLine, ...(item.cause ? [`Cause: ${one(item.cause)}`] : [])].join('\n');
 }
 
 export const powerOutageRenderers = [
@@ -75,11 +76,11 @@ export const powerOutageRenderers = [
   defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['ManualAnnouncement'], (event) => {
     const payload = event.sourcePayload as AnnouncementPayload;
     const scope = [
-      ...(payload.areas.length ? [`Areas: ${payload.areas.join(', ')}`] : []),
-      ...(payload.feeders.length ? [`Feeders: ${payload.feeders.join(', ')}`] : []),
+      ...(payload.areas.length ? [`Areas: ${one(payload.areas.join(', '))}`] : []),
+      ...(payload.feeders.length ? [`Feeders: ${one(payload.feeders.join(', '))}`] : []),
     ];
     return {
-      title: payload.title,
+      title: one(payload.title),
       body: [payload.message, ...scope].join('\n'),
       sequenceId: sequenceIdOf(event),
       tags: ['loudspeaker'],

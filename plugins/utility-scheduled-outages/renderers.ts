@@ -1,4 +1,4 @@
-import { defineRenderer, type NotificationEvent, type SectionsConfig } from '#plugin-api';
+import { defineRenderer, singleLine as one, type NotificationEvent, type SectionsConfig } from '#plugin-api';
 import type { scheduledOutagesConfig } from './config.ts';
 import type { DigestPayload, ScheduledOutageItem, UpdatedPayload } from './scheduled-types.ts';
 
@@ -6,12 +6,13 @@ export const SCHEDULED_OUTAGES_FEED_ID = 'utility.scheduled-outages';
 type Config = SectionsConfig<typeof scheduledOutagesConfig>;
 
 const sequenceIdOf = (event: NotificationEvent) => `so-${event.itemKey ?? event.sourceKey}`.replace(/[^-_A-Za-z0-9]/g, '_').slice(0, 64);
-const where = (item: ScheduledOutageItem) => item.areas.join(', ') || item.feeder;
+// Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
+const where = (item: ScheduledOutageItem) => one(item.areas.join(', ')) || one(item.feeder);
 const itemLines = (item: ScheduledOutageItem) => [
-  `Date: ${item.date}, ${item.start}–${item.end}`,
-  `Feeder: ${item.feeder}`,
-  `Areas: ${item.areas.join(', ') || '—'}`,
-  ...(item.reason ? [`Reason: ${item.reason}`] : []),
+  `Date: ${one(item.date)}, ${one(item.start)}–${one(item.end)}`,
+  `Feeder: ${one(item.feeder)}`,
+  `Areas: ${one(item.areas.join(', ')) || '—'}`,
+  ...(item.reason ? [`Reason: ${one(item.reason)}`] : []),
 ];
 
 /** Outages grouped by date, then by area, one line per outage. */
@@ -24,8 +25,8 @@ export function digestLines(outages: readonly ScheduledOutageItem[]): string[] {
     else byDate.set(outage.date, [outage]);
   }
   return [...byDate].flatMap(([date, list]) => [
-    `${date}:`,
-    ...list.map((o) => `  ${o.areas.join(', ') || '—'}: ${o.start}–${o.end} (feeder ${o.feeder})`),
+    `${one(date)}:`,
+    ...list.map((o) => `  ${one(o.areas.join(', ')) || '—'}: ${one(o.start)}–${one(o.end)} (feeder ${one(o.feeder)})`),
   ]);
 }
 
@@ -43,7 +44,7 @@ export const scheduledOutageRenderers = [
     const { item, changes } = event.sourcePayload as UpdatedPayload;
     return {
       title: `Planned outage changed: ${where(item)}`,
-      body: [...changes.map((c) => `${c.field}: ${c.from} → ${c.to}`), '', ...itemLines(item)].join('\n'),
+      body: [...changes.map((c) => `${c.field}: ${one(c.from)} → ${one(c.to)}`), '', ...itemLines(item)].join('\n'),
       sequenceId: sequenceIdOf(event),
       tags: ['calendar', 'pencil2'],
       priority: 'Default',

@@ -9,6 +9,7 @@ import { pickSections } from './config/compose-schema.ts';
 import { createDatabase } from './db/database.ts';
 import { compileTrust } from './http/client-address.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
+import { frameworkErrorAnswer, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
 import { serverTimeouts } from './http/server-timeouts.ts';
 import { formatValidationErrors } from './http/validation-messages.ts';
 import { createLogger, wantsReadableLogs } from './logging/logger.ts';
@@ -25,6 +26,7 @@ import { Shutdown } from './wiring/shutdown.ts';
 import { workersWiring } from './wiring/workers.ts';
 
 export type { AppServices };
+
 
 export interface BuildAppOptions {
   env: EnvSnapshot;
@@ -73,6 +75,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...serverTimeouts(config.Server.RequestTimeoutSeconds),
     // A request refused by Node's parser (too slow, headers too large) gets the usual error shape too.
     clientErrorHandler,
+    // So do the router's refusals (a path segment too long, a malformed URL)…
+    frameworkErrors: frameworkErrorAnswer(MAX_PARAM_LENGTH),
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // …and a request without Host, which Node would answer with an empty 400 (core/http/request-guards.ts answers it).
+    http: { requireHostHeader: false },
     // verbose: errors carry their schema, so a message can list what is allowed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true } },
     schemaErrorFormatter: formatValidationErrors,

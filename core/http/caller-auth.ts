@@ -28,9 +28,24 @@ export function createCallerAuth(secret: string | undefined): (request: FastifyR
     } catch {
       throw new Errors.Unauthorized('the bearer token is invalid or expired');
     }
-    if (typeof claims.sub !== 'string' || claims.sub === '') throw new Errors.Unauthorized('the bearer token has no sub claim');
-    return { kind: 'user', userId: claims.sub, admin: claims.role === 'admin' };
+    return { kind: 'user', userId: checkedSubject(claims.sub), admin: claims.role === 'admin' };
   };
+}
+
+const MAX_SUBJECT_LENGTH = 200;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The user id a token's `sub` names, or a 401: it is stored and compared
+ * as it is, so it must be text PostgreSQL keeps unchanged (no NUL, no lone
+ * surrogate, which would come back as U+FFFD and lock the creator out of
+ * their own subscription), one line, and of a sane length.
+ */
+function checkedSubject(sub: unknown): string {
+  if (typeof sub !== 'string' || sub === '') throw new Errors.Unauthorized('the bearer token has no sub claim');
+  if (sub.length > MAX_SUBJECT_LENGTH) throw new Errors.Unauthorized(`the bearer token's sub claim is longer than ${MAX_SUBJECT_LENGTH} characters`);
+  if (!sub.isWellFormed() || CONTROL.test(sub)) throw new Errors.Unauthorized("the bearer token's sub claim holds control characters or malformed Unicode");
+  return sub;
 }
 
 export function requireAdmin(caller: Caller): void {

@@ -1,12 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { errorBody } from './error-body.ts';
+import { frameworkMessage } from './framework-errors.ts';
 
 /**
  * One mapping of errors to responses, in Fastify's shape
  * `{ statusCode, code, error, message }`. A 4xx keeps its message (it names
  * the field); a 5xx is logged with its cause and answered without details.
  */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: FastifyInstance, limits: { bodyLimit: number; maxParamLength: number }): void {
+  const mediaTypes = ['application/json', 'application/x-www-form-urlencoded (where a form posts)'];
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.validation ? 400 : (error.statusCode ?? 500);
     if (status >= 500) {
@@ -15,7 +17,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const headers = (error as FastifyError & { headers?: Record<string, string> }).headers;
     if (headers) reply.headers(headers);
-    return reply.status(status).send(errorBody(status, error.code ?? 'NP_BAD_REQUEST', error.message));
+    const message = frameworkMessage(error.code, request, { ...limits, mediaTypes }) ?? error.message;
+    return reply.status(status).send(errorBody(status, error.code ?? 'NP_BAD_REQUEST', message));
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorBody(404, 'NP_NOT_FOUND', `Route ${request.method}:${request.url.split('?')[0]} not found`)),

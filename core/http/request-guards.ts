@@ -32,3 +32,16 @@ export function installInputGuards(app: FastifyInstance, trusted: TrustCheck): v
     if (found) throw new Errors.InvalidField(`${found.path} ${found.problem}`);
   });
 }
+
+/**
+ * HTTP/1.1 requires a Host header. Node's own check answers an empty 400;
+ * it is off (core/app.ts), and this one answers in the usual shape, naming
+ * the header. An HTTP/1.0 request may come without one.
+ */
+export function installHostCheck(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1 && request.headers.host === undefined) {
+      throw new Errors.InvalidField('headers/host is required in an HTTP/1.1 request');
+    }
+  });
+}

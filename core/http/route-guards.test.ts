@@ -7,7 +7,7 @@ import { installRouteGuards } from './route-guards.ts';
 
 async function appWithGuards() {
   const app = Fastify();
-  installErrorHandler(app);
+  installErrorHandler(app, { bodyLimit: 1_048_576, maxParamLength: 100 });
   installRouteGuards(app, createAdminOnly(createCallerAuth('route-guards-secret-0123456789')));
   let changes = 0;
   // A plugin's admin route that forgot to ask for the admin hook.

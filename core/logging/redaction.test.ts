@@ -20,5 +20,12 @@ describe('redactUrl', () => {
     ['/api/notification-subscriptions/abc/verify?token=s3cr3t', '/api/notification-subscriptions/abc/verify?token=[REDACTED]'],
     ['/x?a=1&api_key=k&b=2', '/x?a=1&api_key=[REDACTED]&b=2'],
     ['/health', '/health'],
+    ['/x?tok%65n=s3cr3t', '/x?tok%65n=[REDACTED]'],
+    ['/x?%74%6F%6B%65%6E=s3cr3t&b=2', '/x?%74%6F%6B%65%6E=[REDACTED]&b=2'],
+    ['/x?TOKEN=s3cr3t', '/x?TOKEN=[REDACTED]'],
+    ['/x?api+key=1&api%5Fkey=k', '/x?api+key=1&api%5Fkey=[REDACTED]'],
+    ['/x?token', '/x?token=[REDACTED]'],
+    ['/x?bad=%E0%A4%A&token=t#frag', '/x?bad=%E0%A4%A&token=[REDACTED]#frag'],
+    ['/x?tokens=fine', '/x?tokens=fine'],
   ])('%s', (input, expected) => expect(redactUrl(input)).toBe(expected));
 });

@@ -22,11 +22,37 @@ export const redactPaths = [
   '*.Secret',
 ];
 
-const SENSITIVE_QUERY = /([?&](?:token|key|api_key|apikey|secret|password)=)[^&#\s"]*/gi;
+const SENSITIVE_KEYS = new Set(['token', 'key', 'api_key', 'apikey', 'secret', 'password', 'code', 'access_token', 'id_token', 'refresh_token', 'client_secret']);
 
-/** `/verify?token=abc` → `/verify?token=[REDACTED]`. */
+/** A query key as the server reads it: `+` a space, percent escapes decoded (a malformed escape stays as it is). */
+function decodedKey(key: string): string {
+  const spaced = key.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced).trim().toLowerCase();
+  } catch {
+    return spaced.trim().toLowerCase();
+  }
+}
+
+/**
+ * `/verify?token=abc` → `/verify?token=[REDACTED]`, however the key is
+ * written: the query parser decodes `tok%65n` to `token`, so the key is
+ * judged decoded; the URL is otherwise kept as it came.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY, `$1${REDACTED}`);
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end === -1 ? undefined : end);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const key = equals === -1 ? pair : pair.slice(0, equals);
+      return SENSITIVE_KEYS.has(decodedKey(key)) ? `${key}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, start + 1)}${redacted}${end === -1 ? '' : url.slice(end)}`;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -53,6 +53,13 @@ export interface DeliveryTarget {
   /** A new subscription starts active (push) or waits for verification (email). */
   readonly startsActive: boolean;
   /**
+   * For a target that verifies (startsActive false): the key the daily
+   * limit of verification messages counts, one per mailbox or phone
+   * however its destination is written (email: lower case, `+tag`
+   * removed). Without it core counts the destination lower-cased.
+   */
+  verificationKey?(destination: string): string;
+  /**
    * Transactional targets (email outbox) take the deliveries inside the
    * ledger claim's transaction; the claim then counts as delivered.
    */

@@ -65,6 +65,11 @@ export class PluginRegistry {
     return this.#feedsById.get(feedId);
   }
 
+  /** The ids of core's own feeds (feed health): delivered like a plugin's, not in the catalog. */
+  coreFeedIds(): string[] {
+    return [...this.#feedsById.keys()].filter((id) => !this.#catalog.has(id));
+  }
+
   /** A feed of the public catalog (what a subscription may be created for). */
   catalogFeed(feedId: string): FeedPluginManifest | undefined {
     return this.#catalog.get(feedId);

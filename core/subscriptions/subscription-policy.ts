@@ -1,10 +1,29 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Errors } from '../errors.ts';
+import { stripBidiControls } from '../plugin-api/user-text.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { FILTER_FIELD_OF, type SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// What shows nothing: spaces, and format characters (zero-width space, joiners, byte-order mark, bidirectional marks).
+const INVISIBLE = /[\p{Z}\p{Cf}\s]/gu;
+
+/**
+ * A display name as it is stored (pure): bidirectional overrides removed
+ * (they make a name read differently wherever it is shown), trimmed. A
+ * name with a line break or another control character is a 400 (it would
+ * start a line of its own in a calendar or an email), and so is one that
+ * shows nothing (only spaces or zero-width characters).
+ */
+export function checkDisplayName(value: string, field = 'body/displayName'): string {
+  const name = stripBidiControls(value).trim();
+  if (CONTROL.test(name)) throw new Errors.InvalidField(`${field} must be one line, without control characters`);
+  if (name.replace(INVISIBLE, '') === '') throw new Errors.InvalidField(`${field} must not be blank`);
+  return name;
+}
 
 /**
  * What the JSON schema cannot know: the feed exists, the event types are

@@ -9,12 +9,11 @@ import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
 import { createTestEvent } from '../pipeline/test-event.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import { limitKey } from '../http/client-address.ts';
-import { stripBidiControls } from '../plugin-api/user-text.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { GroupCommit, type ItemOutcome } from '../db/group-commit.ts';
 import { addressLimitsApply, judgeCreates, type CreateCandidate, type SubscriptionLimits } from './create-limits.ts';
 import * as repo from './subscription-repository.ts';
-import { authorizeAccess, checkFilterAgainstFeed, hashToken } from './subscription-policy.ts';
+import { authorizeAccess, checkDisplayName, checkFilterAgainstFeed, hashToken } from './subscription-policy.ts';
 
 export interface CreateRequest {
   displayName: string;
@@ -103,9 +102,7 @@ export class SubscriptionService {
   async create(request: CreateRequest, caller: Caller, clientAddress: string): Promise<SubscriptionView & { manageToken: string }> {
     const { registry, targets, limits } = this.#deps;
     const filter = request.filter ?? {};
-    // Bidirectional overrides would make the name read differently wherever it is shown (pages, emails, push).
-    const displayName = stripBidiControls(request.displayName).trim();
-    if (displayName === '') throw new Errors.InvalidField('body/displayName must not be blank');
+    const displayName = checkDisplayName(request.displayName);
     checkFilterAgainstFeed(request.feedId, registry.catalogFeed(request.feedId), filter);
     const target = targets.get(request.delivery.provider);
     if (!target) throw new Errors.InvalidField(`body/delivery/provider: ${request.delivery.provider} is not available`);
@@ -121,8 +118,8 @@ export class SubscriptionService {
       verifies,
       ip,
       owner,
-      // A verification email goes to someone who may not have asked: counted per address (case-insensitive), kept as a digest.
-      verifiedAddress: verifies ? hashToken(destination.toLowerCase()) : null,
+      // A verification message goes to someone who may not have asked: counted per mailbox (as the target knows it), kept as a digest.
+      verifiedAddress: verifies ? hashToken(target.verificationKey?.(destination) ?? destination.toLowerCase()) : null,
       target,
       row: {
         public_id: randomToken(16),

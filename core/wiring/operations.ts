@@ -63,7 +63,8 @@ async function operations(app: FastifyInstance) {
   });
   await app.register(adminFeedRoutes, { db, feeds, staleAfterPolls: settings.StaleAfterPolls, now: platform.now });
   const directProviders = [...targets].filter(([, target]) => target.deliver && !target.enqueue).map(([provider]) => provider);
-  await app.register(adminDeliveryRoutes, { db, dispatcher, directProviders });
+  const feedIds = [...platform.registry.feeds.map((manifest) => manifest.feed.id), ...platform.registry.coreFeedIds()];
+  await app.register(adminDeliveryRoutes, { db, dispatcher, directProviders, feedIds });
   app.decorate('operations', { recordPoll });
 }
 

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TrustCheck } from '../http/client-address.ts';
 import { installErrorHandler } from '../http/error-handler.ts';
-import { installInputGuards } from '../http/request-guards.ts';
+import { installHostCheck, installInputGuards } from '../http/request-guards.ts';
+import { installJsonBodyParser } from '../http/json-body.ts';
+import { MAX_PARAM_LENGTH } from '../http/framework-errors.ts';
 import { installRouteGuards } from '../http/route-guards.ts';
 import { feedRoutes } from '../http/routes/feeds.ts';
 import { healthRoutes } from '../http/routes/health.ts';
@@ -16,7 +18,9 @@ const SERVICE_NAME = 'notification-pipeline';
 async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck }) {
   const { platform } = app;
   const { database, readiness } = app.external;
-  installErrorHandler(app);
+  installErrorHandler(app, { bodyLimit: platform.config.Server.BodyLimitBytes, maxParamLength: MAX_PARAM_LENGTH });
+  installJsonBodyParser(app);
+  installHostCheck(app);
   // Before any route: admin routes authenticate before validating, HEAD never changes state, no request string holds NUL.
   installRouteGuards(app, app.coreServices.auth.adminOnly);
   installInputGuards(app, options.trustedProxy);

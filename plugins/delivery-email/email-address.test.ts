@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { headerText, maskEmailAddress, normaliseEmailAddress } from './email-address.ts';
+import { headerText, mailboxOf, maskEmailAddress, normaliseEmailAddress } from './email-address.ts';
+
+describe('mailboxOf', () => {
+  it.each([
+    ['victim@example.org', 'victim@example.org'],
+    ['Victim@example.org', 'victim@example.org'],
+    ['victim+1@example.org', 'victim@example.org'],
+    ['victim+a+b@example.org', 'victim@example.org'],
+    ['+only@example.org', '+only@example.org'],
+  ])('%j counts as %j', (address, mailbox) => {
+    expect(mailboxOf(address)).toBe(mailbox);
+  });
+});
 
 describe('normaliseEmailAddress', () => {
   it.each([

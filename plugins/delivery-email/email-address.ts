@@ -23,6 +23,18 @@ export function normaliseEmailAddress(input: string): string | null {
   return `${local}@${domain.toLowerCase()}`;
 }
 
+/**
+ * The mailbox an address reaches, for counting: `Victim+1@Example.org`
+ * and `victim@example.org` are one mailbox to the per-address limit.
+ * Lower case, and the `+tag` of the local part removed (the subaddressing
+ * of Gmail, Outlook, Fastmail and most providers).
+ */
+export function mailboxOf(address: string): string {
+  const at = address.lastIndexOf('@');
+  const local = address.slice(0, at).split('+')[0];
+  return `${local || address.slice(0, at)}@${address.slice(at + 1)}`.toLowerCase();
+}
+
 /** `a***@example.org`: enough for an operator to tell items apart, not the whole address. */
 export function maskEmailAddress(address: string): string {
   const at = address.lastIndexOf('@');

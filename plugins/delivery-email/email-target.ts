@@ -1,5 +1,5 @@
 import { Errors, type DeliveryTarget } from '#plugin-api';
-import { normaliseEmailAddress } from './email-address.ts';
+import { mailboxOf, normaliseEmailAddress } from './email-address.ts';
 import { notificationSubject, VERIFICATION_TEMPLATE, verificationSubject } from './email-composer.ts';
 import { emailRuntime, type EmailContext } from './email-runtime.ts';
 import { hashToken, newVerificationToken } from './link-tokens.ts';
@@ -29,6 +29,8 @@ export function createEmailTarget(context: EmailContext): DeliveryTarget {
       if (address === null) throw new Errors.InvalidField('body/delivery/destination must be an email address');
       return address;
     },
+
+    verificationKey: mailboxOf,
 
     subscribeUrl: () => null,
     subscribeUrlUnavailableReason: () => 'Email subscriptions have no subscribe link: notifications arrive by email once the address is confirmed.',

@@ -3,15 +3,17 @@ import Type from 'typebox';
 import type { DeliveryDispatcher } from '../../pipeline/delivery-dispatcher.ts';
 import { LEDGER_STATUSES, listDeliveries, requeueFailedDeliveries, type LedgerStatus } from '../../pipeline/ledger-admin-repository.ts';
 import type { Knex } from 'knex';
+import { Errors } from '../../errors.ts';
 
 const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
 // Ledger ids are bigint; held exactly up to 2^53 - 1, so the cursor and ids stop there.
 const Cursor = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'The `nextAfter` of the previous page.' });
 const ListQuery = Type.Object(
   {
     status: Type.Optional(Type.Union(LEDGER_STATUSES.map((status) => Type.Literal(status)))),
     feed: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A feed id: `utility.power-outages`.' })),
-    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: `Rows per page, 1 to 500 (default ${DEFAULT_LIMIT}).` })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: `Rows per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` })),
     after: Type.Optional(Cursor),
   },
   { additionalProperties: false },
@@ -51,10 +53,17 @@ export interface AdminDeliveryRouteOptions {
   readonly dispatcher: DeliveryDispatcher;
   /** Providers whose target delivers directly (Push): their failed rows are requeued here. */
   readonly directProviders: readonly string[];
+  /** Every feed deliveries may be of: a requeue naming another is a 400, not a 200 that requeued nothing. */
+  readonly feedIds: readonly string[];
 }
 
 /** The operator's view of the delivery ledger (admin JWT, checked before the query is read). */
 export async function adminDeliveryRoutes(app: FastifyInstance, options: AdminDeliveryRouteOptions) {
+  const checkFeed = (field: string, feedId: string | undefined) => {
+    if (feedId !== undefined && !options.feedIds.includes(feedId)) {
+      throw new Errors.InvalidField(`${field}: unknown feed "${feedId}" (feeds: ${options.feedIds.join(', ')})`);
+    }
+  };
   app.get<ListRequest>(
     '/api/admin/deliveries',
     {
@@ -67,7 +76,8 @@ export async function adminDeliveryRoutes(app: FastifyInstance, options: AdminDe
       },
     },
     async (request) => {
-      const limit = Math.min(500, Number(request.query.limit ?? DEFAULT_LIMIT));
+      const limit = Number(request.query.limit ?? DEFAULT_LIMIT);
+      if (limit < 1 || limit > MAX_LIMIT) throw new Errors.InvalidField(`querystring/limit must be a whole number from 1 to ${MAX_LIMIT}`);
       const items = await listDeliveries(options.db, {
         status: request.query.status,
         feedId: request.query.feed,
@@ -96,6 +106,7 @@ export async function adminDeliveryRoutes(app: FastifyInstance, options: AdminDe
       },
     },
     async (request) => {
+      checkFeed('body/feed', request.body.feed);
       const ids = await options.db.transaction(async (trx) => {
         const requeued = await requeueFailedDeliveries(trx, { providers: options.directProviders, ids: request.body.ids, feedId: request.body.feed });
         if (requeued.length > 0) await options.dispatcher.notify(trx);

@@ -37,7 +37,7 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
         ScheduledOutages__WeeklyDigestHour: '6',
         ScheduledOutages__ReminderHour: '18',
         NotificationPipeline__CooldownSeconds: '0',
-      }),
+      }, () => clock),
     });
     app = started.app;
   };

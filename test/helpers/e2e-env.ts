@@ -15,20 +15,32 @@ export function realPluginsDir(names: string[], fixtures: string[] = []): string
   return dir;
 }
 
-/**
- * Scheduled-outage digests and reminders at an hour half a day away, so a
- * test on the real clock never meets one (at its hour a digest is one more
- * message). Tests of the digests set their hours and a clock of their own.
- */
-function quietDigestHours(now = new Date()): Record<string, string> {
-  const hour = String((now.getUTCHours() + 12) % 24);
-  return { ScheduledOutages__TimeZone: 'UTC', ScheduledOutages__DailyDigestHour: hour, ScheduledOutages__WeeklyDigestHour: hour, ScheduledOutages__ReminderHour: hour };
+/** The hour of an instant in a zone (0–23), read with Intl: the same answer whatever zone the machine is in. */
+export function hourIn(instant: Date, timeZone: string): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(instant));
 }
 
-/** The env of a service wired to the feed and push doubles, with both system subscriptions. */
-export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: Record<string, string> = {}): Record<string, string> {
+/**
+ * Scheduled-outage digests and reminders at a local hour half a day away
+ * from the service's clock (`now`, the clock the test gives the service;
+ * the real one when it gives none), in the zone the test sets, so a test
+ * never meets one (at its hour a digest is one more message), whatever
+ * time it runs at. Tests of the digests set their hours and a clock of
+ * their own.
+ */
+export function quietDigestHours(now: Date, timeZone: string): Record<string, string> {
+  const hour = String((hourIn(now, timeZone) + 12) % 24);
+  return { ScheduledOutages__TimeZone: timeZone, ScheduledOutages__DailyDigestHour: hour, ScheduledOutages__WeeklyDigestHour: hour, ScheduledOutages__ReminderHour: hour };
+}
+
+/**
+ * The env of a service wired to the feed and push doubles, with both
+ * system subscriptions. `now` is the clock the service gets (startTestApp's
+ * `now`); the quiet digest hours are derived from it.
+ */
+export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: Record<string, string> = {}, now: () => Date = () => new Date()): Record<string, string> {
   return {
-    ...quietDigestHours(),
+    ...quietDigestHours(now(), extra.ScheduledOutages__TimeZone ?? 'UTC'),
     ExternalProvider__BaseUrl: feed.baseUrl,
     ExternalProvider__ApiKey: feed.apiKey,
     Notifications__Push__BaseUrl: push.baseUrl,
@@ -48,6 +60,7 @@ export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: R
 
 /** The env of a service process a kill test starts and kills: the power-outage monitor on (polled once at start), the other feed's system subscription off. */
 export function killTestEnv(feed: UtilityFeedDouble, push: PushServerDouble, databaseEnv: Record<string, string>, extra: Record<string, string> = {}): Record<string, string> {
+  // A separate process on the real clock: its quiet hours come from the real clock too (e2eEnv's default).
   return e2eEnv(feed, push, {
     ...databaseEnv,
     PowerOutages__Enabled: 'true',

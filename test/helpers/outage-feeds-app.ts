@@ -26,7 +26,7 @@ export async function startOutageFeedsApp(env: Record<string, string>, now?: () 
     database,
     pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push']),
     now,
-    env: e2eEnv(feed, push, env),
+    env: e2eEnv(feed, push, env, now),
   });
   const { app } = started;
   return {

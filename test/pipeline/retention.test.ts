@@ -39,6 +39,9 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       (await db.raw(`INSERT INTO notification_events (feed_id, event_type, source_key, item_key, fields, payload, rendered, created_at)
                      VALUES ('utility.power-outages', 'NewOutage', ?, ?, '{}', 'null', '{}', now() - ?::interval) RETURNING id`, [key, key, age])).rows[0].id;
     const [oldSettled, oldWaiting, oldAlone, recent] = [await event('OLD-1', '40 days'), await event('OLD-2', '40 days'), await event('OLD-3', '40 days'), await event('NEW-1', '1 day')];
+    // An old event whose fan-out another instance is still working through: no ledger row yet, but its subscribers' rows are to come.
+    const oldExpanding = await event('OLD-4', '40 days');
+    await db('notification_events').where({ id: oldExpanding }).update({ fanout_status: 'expanding', fanout_cursor: 0, fanout_lease_token: 'another-instance', fanout_lease_until: db.raw("now() + interval '1 hour'") });
     // Many old settled rows (one subscription each key), an old row still waiting, and recent settled rows.
     await db.raw(
       `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, created_at)
@@ -64,8 +67,10 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     );
     expect(before.ledger - after.ledger).toBe(OLD_ROWS);
     expect(await db('notification_delivery_ledger').orderBy('id').pluck('source_key')).toEqual(['OLD-2', 'NEW-1']);
-    // The old events nothing references are gone; the one a waiting row references, and the recent one, stay.
-    expect((await db('notification_events').whereIn('id', [oldSettled, oldWaiting, oldAlone, recent]).orderBy('id').pluck('id')).map(Number)).toEqual([Number(oldWaiting), Number(recent)]);
+    // The old events nothing references are gone; the one a waiting row references, the one still being fanned out, and the recent one stay.
+    expect((await db('notification_events').whereIn('id', [oldSettled, oldWaiting, oldAlone, recent, oldExpanding]).orderBy('id').pluck('id')).map(Number)).toEqual(
+      [Number(oldWaiting), Number(recent), Number(oldExpanding)],
+    );
     expect(await count('subscription_rate_counters')).toBe(1);
     // A settled row's SourceKey may come back once its row is gone: that is the window the README explains.
     await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });

@@ -200,7 +200,7 @@ export class DeliveryDispatcher {
     const byProvider = new Map<string, LeasedDelivery[]>();
     for (const row of batch) {
       if (!row.subscription.is_active) {
-        outcomes.push({ id: row.ledgerId, status: 'failed', nextAttemptAt: null, error: 'subscription is no longer active' });
+        outcomes.push({ id: row.ledgerId, status: 'failed', retryInSeconds: null, error: 'subscription is no longer active' });
         continue;
       }
       let rows = byProvider.get(row.subscription.provider);
@@ -230,7 +230,7 @@ export class DeliveryDispatcher {
         if (queued !== rows.length) throw new Error(`${rows.length - queued} of ${rows.length} rows are no longer this batch's`);
         await target.enqueue!(trx, rows.map(toRequest));
       });
-      return rows.map((row) => ({ id: row.ledgerId, status: 'queued', nextAttemptAt: null, error: null }));
+      return rows.map((row) => ({ id: row.ledgerId, status: 'queued', retryInSeconds: null, error: null }));
     } catch (err) {
       this.#deps.log.error({ err, provider: target.provider, batch: rows.length }, 'delivery target could not take the batch; it will be retried');
       return this.#judgeAll(rows, rows.map(() => ({ kind: 'retry', reason: `target error: ${(err as Error).message}` })), now);

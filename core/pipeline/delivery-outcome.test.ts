@@ -8,16 +8,16 @@ const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 describe('judgeDelivery', () => {
   it.each<[string, number, DeliveryOutcome, ReturnType<typeof judgeDelivery>]>([
-    ['delivered', 1, { kind: 'delivered' }, { id: 7, status: 'delivered', nextAttemptAt: null, error: null }],
-    ['refused for good', 1, { kind: 'failed', reason: 'HTTP 403 (40301)' }, { id: 7, status: 'failed', nextAttemptAt: null, error: 'HTTP 403 (40301)' }],
-    ['transient, first attempt: retried after the base backoff', 1, { kind: 'retry', reason: 'HTTP 503' }, { id: 7, status: 'retrying', nextAttemptAt: inSeconds(5), error: 'HTTP 503' }],
-    ['transient, second attempt: the backoff doubles', 2, { kind: 'retry', reason: 'timeout' }, { id: 7, status: 'retrying', nextAttemptAt: inSeconds(10), error: 'timeout' }],
-    ['transient on the last attempt: failed, saying why', 3, { kind: 'retry', reason: 'HTTP 503' }, { id: 7, status: 'failed', nextAttemptAt: null, error: 'gave up after 3 attempts: HTTP 503' }],
+    ['delivered', 1, { kind: 'delivered' }, { id: 7, status: 'delivered', retryInSeconds: null, error: null }],
+    ['refused for good', 1, { kind: 'failed', reason: 'HTTP 403 (40301)' }, { id: 7, status: 'failed', retryInSeconds: null, error: 'HTTP 403 (40301)' }],
+    ['transient, first attempt: retried after the base backoff', 1, { kind: 'retry', reason: 'HTTP 503' }, { id: 7, status: 'retrying', retryInSeconds: 5, error: 'HTTP 503' }],
+    ['transient, second attempt: the backoff doubles', 2, { kind: 'retry', reason: 'timeout' }, { id: 7, status: 'retrying', retryInSeconds: 10, error: 'timeout' }],
+    ['transient on the last attempt: failed, saying why', 3, { kind: 'retry', reason: 'HTTP 503' }, { id: 7, status: 'failed', retryInSeconds: null, error: 'gave up after 3 attempts: HTTP 503' }],
     [
       'a quota that resets later than the backoff: wait for it',
       1,
       { kind: 'retry', reason: 'HTTP 429 (42908)', notBefore: inSeconds(3600) },
-      { id: 7, status: 'retrying', nextAttemptAt: inSeconds(3600), error: 'HTTP 429 (42908)' },
+      { id: 7, status: 'retrying', retryInSeconds: 3600, error: 'HTTP 429 (42908)' },
     ],
   ])('%s', (_name, attempt, outcome, expected) => {
     expect(judgeDelivery(7, attempt, outcome, now, 0.5, retry)).toEqual(expected);

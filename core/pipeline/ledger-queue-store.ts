@@ -124,16 +124,16 @@ export class LedgerQueueStore implements LeasedQueueStore<LeasedDelivery, Settle
       `UPDATE notification_delivery_ledger l
           SET status = v.status,
               delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END,
-              next_attempt_at = COALESCE(v.next_at, l.next_attempt_at),
+              next_attempt_at = CASE WHEN v.wait IS NULL THEN l.next_attempt_at ELSE now() + make_interval(secs => v.wait) END,
               last_error = v.err,
               lease_token = NULL,
               lease_until = NULL
-         FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::text[]) AS v(id, status, next_at, err)
+         FROM unnest(?::bigint[], ?::text[], ?::float8[], ?::text[]) AS v(id, status, wait, err)
         WHERE l.id = v.id AND l.lease_token = ?`,
       [
         array(recorded.map((o) => o.id)),
         array(recorded.map((o) => o.status)),
-        array(recorded.map((o) => o.nextAttemptAt)),
+        array(recorded.map((o) => o.retryInSeconds)),
         array(recorded.map((o) => o.error)),
         token,
       ],

@@ -7,6 +7,7 @@ import { postgresReachable, provisionDatabase, type ProvisionedDatabase } from '
 import type { TestApp } from '../../test/helpers/test-app.ts';
 import { startSmtpDouble, type SmtpDouble } from '../../test/doubles/smtp-double.ts';
 import { emailPluginsDir, newOutageEvent, OUTBOX_WORKER, startEmailApp } from '../../test/doubles/smtp-test-app.ts';
+import { childEnv } from '../../test/helpers/child-env.ts';
 
 const crashChild = fileURLToPath(new URL('../../test/doubles/smtp-crash-child.ts', import.meta.url));
 const FAN_OUT = 400;
@@ -85,7 +86,7 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
     for (const app of apps.splice(0)) await app.close();
     smtp.failNext({ kind: 'hang' });
     const child = spawn(process.execPath, [crashChild], {
-      env: { PATH: process.env.PATH ?? '', CRASH_DATABASE_URL: database.connectionString!, CRASH_PLUGINS_DIR: pluginsDir, CRASH_SMTP_PORT: String(smtp.port) },
+      env: { ...childEnv(), CRASH_DATABASE_URL: database.connectionString!, CRASH_PLUGINS_DIR: pluginsDir, CRASH_SMTP_PORT: String(smtp.port) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

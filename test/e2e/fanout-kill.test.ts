@@ -7,6 +7,7 @@ import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const SUBSCRIBERS = 10_000;
 
@@ -29,7 +30,7 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
     feed.setPowerOutages([{ id: 'PO-KILL', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
     const child = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
+      env: { ...childEnv(), ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

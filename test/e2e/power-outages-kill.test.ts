@@ -6,6 +6,7 @@ import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 describe.runIf(await postgresReachable())('power outages across a kill -9 of the service', () => {
   it('delivers each event to each subscriber once: one ledger row, one notification on the phone', async () => {
@@ -22,7 +23,7 @@ describe.runIf(await postgresReachable())('power outages across a kill -9 of the
     push.delayNext(2, 3000); // both publishes are in flight when the process dies
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'core/main.ts'], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Database__EmbeddedPath: '', Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
+      env: { ...childEnv(), ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Database__EmbeddedPath: '', Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -9,6 +9,7 @@ import { EMBEDDED_SHARED_BUFFERS } from '../../core/db/embedded-database.ts';
 import { installedPgliteVersion, readTemplateStamp } from '../../core/db/embedded-template.ts';
 import { projectRoot } from '../../core/paths.ts';
 import { tmpRoot } from '../helpers/databases.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 interface Exit {
   code: number | null;
@@ -16,7 +17,7 @@ interface Exit {
 }
 
 function run(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
-  const child = spawn(process.execPath, [script], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } });
+  const child = spawn(process.execPath, [script], { cwd: projectRoot, env: { ...childEnv(), ...env } });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

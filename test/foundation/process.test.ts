@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { tmpRoot } from '../helpers/databases.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 interface Run {
   code: number | null;
@@ -13,7 +14,7 @@ interface Run {
 /** Runs `node core/main.ts` as npm start does, with the given env. */
 function startService(env: Record<string, string>, onOutput?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['core/main.ts'], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, ['core/main.ts'], { cwd: projectRoot, env: { ...childEnv(), ...env } });
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();

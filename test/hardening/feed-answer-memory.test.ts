@@ -7,6 +7,7 @@ import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { E2E_JWT_SECRET, killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const MIB = 1024 * 1024;
 
@@ -27,7 +28,7 @@ describe.runIf(await postgresReachable())('a 60 MiB chunked feed answer', () => 
     feed.huge(60 * MIB);
     const service = startServiceProcess(
       {
-        PATH: process.env.PATH ?? '',
+        ...childEnv(),
         ...killTestEnv(feed, push, database.env, { Server__Port: String(port), Logging__Level: 'warn', PLUGINS_DIR: realPluginsDir(['utility-power-outages', 'delivery-push']) }),
       },
       serviceUrl,

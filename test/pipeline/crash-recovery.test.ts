@@ -5,6 +5,7 @@ import { projectRoot } from '../../core/paths.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp } from '../helpers/test-app.ts';
+import { childEnv } from '../helpers/child-env.ts';
 
 const child = fileURLToPath(new URL('../fixtures/crash-child.ts', import.meta.url));
 
@@ -26,7 +27,7 @@ describe.runIf(await postgresReachable())('a process killed between claim and se
 
     const proc = spawn(process.execPath, [child], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', CRASH_DATABASE_URL: database.connectionString!, CRASH_PLUGINS_DIR: pluginsDir },
+      env: { ...childEnv(), CRASH_DATABASE_URL: database.connectionString!, CRASH_PLUGINS_DIR: pluginsDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((resolve) => proc.on('exit', resolve));

@@ -54,7 +54,9 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       { subscription_id: b, source_key: 'OLD-2', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'OLD-2', event_id: oldWaiting, provider: 'Push', status: 'retrying', created_at: db.raw("now() - interval '40 days'"), next_attempt_at: db.raw("now() + interval '1 hour'") },
       { subscription_id: c, source_key: 'NEW-1', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'NEW-1', event_id: recent, provider: 'Push', status: 'delivered' },
     ]);
-    await db('subscription_rate_counters').insert([{ client_ip: '192.0.2.1', day: '2026-01-01', count: 3 }, { client_ip: '192.0.2.1', day: db.raw('current_date'), count: 1 }]);
+    // The limits count per day of the service's clock (the day it writes counters with), and retention keeps today's.
+    const today = started.app.services.now().toISOString().slice(0, 10);
+    await db('subscription_rate_counters').insert([{ client_ip: '192.0.2.1', day: '2026-01-01', count: 3 }, { client_ip: '192.0.2.1', day: today, count: 1 }]);
     const before = { ledger: await count('notification_delivery_ledger'), events: await count('notification_events'), sizes: await sizes() };
 
     await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });

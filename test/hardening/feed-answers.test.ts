@@ -112,14 +112,17 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
       outage('PO-CRLF\r\nBcc: victim@example.org'),
       outage('PO-FORGED-LINE', { feeder: 'F1\r\nAreas: Everywhere' }),
       outage('PO-ESCAPE', { areas: ['Kandy\u001b[31m'] }),
-      outage('PO-GOOD-2', { areas: ['Peradeniya'] }),
+      outage('PO-GOOD-2', { areas: ['Peradeniya\u202e'], cause: 'Invoice\u2066gpj.exe' }),
     ];
     feed.setAnswer('/power-outages', new RawJson(JSON.stringify({ outages: answer }).replace('"__DEEP__"', DEEP)));
     const before = push.messages(topic).length;
     await poll();
     // The good ones, and only they, were stored and announced.
     expect(await knex()('power_outages').whereIn('id', ['PO-GOOD-1', 'PO-GOOD-2', 'PO-NUL', 'PO-SURROGATE', 'PO-HUGE-COUNT', 'PO-YEAR-0', 'PO-FORGED-LINE', 'PO-ESCAPE']).orderBy('id').pluck('id')).toEqual(['PO-GOOD-1', 'PO-GOOD-2']);
-    expect(push.messages(topic).slice(before).map((message) => message.title)).toEqual(['Power outage: Kandy', 'Power outage: Peradeniya']);
+    // A right-to-left override is no control character: the item is kept, and the override removed from what people read.
+    const sent = push.messages(topic).slice(before);
+    expect(sent.map((message) => message.title)).toEqual(['Power outage: Kandy', 'Power outage: Peradeniya']);
+    expect(sent[1].message).toContain('Cause: Invoicegpj.exe');
     // Fields the schema does not name were dropped before anything else: never stored.
     const [stored] = await knex()('power_outages').where({ id: 'PO-GOOD-1' }).select('payload');
     expect(Object.keys(stored.payload).sort()).toEqual(['areas', 'cause', 'customersAffected', 'feeder', 'id', 'timeOff', 'timeRestored']);

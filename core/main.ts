@@ -5,46 +5,50 @@ import { enableCompileCache } from 'node:module';
 // skips most of the compiling of fastify, knex, PGlite and friends. It only
 // covers modules loaded after this call: hence the dynamic imports below.
 enableCompileCache();
+const { default: closeWithGrace } = await import('close-with-grace');
 const { buildApp } = await import('./app.ts');
 const { readProcessEnv } = await import('./config/env-source.ts');
 const { ConfigError } = await import('./config/load-config.ts');
+const { listenProblem } = await import('./http/listen-problem.ts');
+
+/** How long a graceful stop may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 20_000;
 
 /**
  * `npm start`: the HTTP API plus every enabled worker. Exits non-zero when
- * configuration, plugins or migrations are wrong; stops gracefully on
- * SIGTERM / SIGINT (timers stopped, running iterations finished, database
- * closed).
+ * configuration, plugins or migrations are wrong, or the port is taken;
+ * stops gracefully on SIGTERM, SIGINT and SIGHUP (a closed terminal):
+ * timers stopped, running iterations finished, database closed (the
+ * embedded one's lock file removed). close-with-grace does the signal
+ * handling: a second signal, or the grace running out, ends the process.
  */
 async function main(): Promise<void> {
   const env = readProcessEnv();
   // PLUGINS_DIR picks another plugins folder (it decides the config schema, so it is no config key).
   const app = await buildApp({ env, pluginsDir: env.PLUGINS_DIR || undefined });
+  closeWithGrace(
+    {
+      delay: SHUTDOWN_GRACE_MS,
+      logger: { error: (message: unknown) => app.log.error({ message: String(message) }, 'shutdown') },
+      onTimeout: () => app.log.error('shutdown took too long; exiting'),
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'stopping after an unexpected error');
+      app.log.info({ signal: signal ?? null }, 'shutting down');
+      await app.close();
+    },
+  );
   const { Host, Port } = app.services.config.Server;
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 20_000);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  await app.listen({ host: Host, port: Port });
+  try {
+    await app.listen({ host: Host, port: Port });
+  } catch (error) {
+    await app.close();
+    throw new Error(listenProblem(error as NodeJS.ErrnoException, Host, Port) ?? (error as Error).message, { cause: error });
+  }
 }
 
 main().catch((error: unknown) => {
-  // Start-up errors name keys, folders or migrations, never values.
+  // Start-up errors name keys, folders, migrations or the port, never values.
   const message = error instanceof ConfigError ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);

@@ -9,6 +9,7 @@ const wiring = {
   feed: { baseUrl: 'http://127.0.0.1:40124', apiKey: 'demo-feed-key' },
   push: { baseUrl: 'http://127.0.0.1:40125', publishToken: 'tk_0123456789abcdefghijklmnopqrs' },
   smtp: { port: 40126, password: 'demo-smtp-0123456789' },
+  jwtSecret: 'demo-jwt-0123456789abcdef',
 };
 
 describe("the demo's service configuration", () => {
@@ -23,6 +24,8 @@ describe("the demo's service configuration", () => {
     });
     expect(tree.PublicBaseUrl).toBe('http://127.0.0.1:40123');
     expect(tree.Server).toMatchObject({ Host: '127.0.0.1', Port: 40123 });
+    // So the operator side can be tried: the demo prints an admin token for this secret.
+    expect(tree.Jwt).toEqual({ Secret: 'demo-jwt-0123456789abcdef' });
   });
 
   it('passes on none of the caller\'s configuration, only what a process needs', () => {

@@ -6,6 +6,8 @@ export interface DemoWiring {
   feed: { baseUrl: string; apiKey: string };
   push: { baseUrl: string; publishToken: string };
   smtp: { port: number; password: string };
+  /** The secret bearer tokens are signed with: the demo prints an admin token for it. */
+  jwtSecret: string;
 }
 
 /**
@@ -14,8 +16,9 @@ export interface DemoWiring {
  * meant for `npm start` cannot leak in): the embedded database in the demo's
  * temporary folder, both feeds polled every 5 s from the sample feed, both
  * system subscriptions, Push to the push inbox and Email to the mail inbox,
- * links to the service itself, times in the machine's zone, and limits and
- * cooldowns loose enough to try things several times.
+ * links to the service itself, times in the machine's zone, a token secret
+ * (the demo prints an admin token), and limits and cooldowns loose enough
+ * to try things several times.
  */
 export function demoServiceEnv(w: DemoWiring): Record<string, string> {
   const serviceUrl = `http://127.0.0.1:${w.servicePort}`;
@@ -51,6 +54,7 @@ export function demoServiceEnv(w: DemoWiring): Record<string, string> {
     SubscriptionLimits__MaxPerIp: '100',
     SubscriptionLimits__MaxPerIpPerDay: '1000',
     SubscriptionLimits__MaxSubscriptionsPerUser: '100',
+    Jwt__Secret: w.jwtSecret,
   };
 }
 

@@ -9,6 +9,7 @@ import { startPushInbox, type PushInbox } from './push-inbox/push-inbox.ts';
 import { startSampleFeed, type SampleFeed } from './sample-feed/sample-feed.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 import { freeLoopbackPort } from './web/loopback.ts';
+import { adminToken } from './admin-token.ts';
 
 /**
  * `npm run demo`: the real service on a throwaway embedded database, a
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   push = await startPushInbox({ log: (message) => output.note('push inbox', message) });
   mail = await startMailInbox({ log: (message) => output.note('mail inbox', message) });
   const servicePort = await freeLoopbackPort();
+  const jwtSecret = `demo-jwt-${randomBytes(24).toString('base64url')}`;
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   const env = demoServiceEnv({
     servicePort,
@@ -64,18 +66,21 @@ async function main(): Promise<void> {
     push,
     // The mail inbox takes any login; the password only has to be one the log redaction cannot mistake for a word.
     smtp: { port: mail.smtpPort, password: `demo-smtp-${randomBytes(12).toString('base64url')}` },
+    jwtSecret,
   });
   const tmp = path.join(workDir, 'tmp');
   mkdirSync(tmp); // the service's own temporary files stay in the folder removed at the end
   output.note('demo', `temporary folder ${workDir} (removed on exit)`);
-  service = startServiceProcess({ ...baseProcessEnv(process.env, tmp), ...env }, serviceUrl, (chunk) => output.serviceChunk(chunk));
+  service = startServiceProcess({ ...baseProcessEnv(process.env, tmp), ...env }, serviceUrl, (chunk) => output.serviceChunk(chunk), { ownProcessGroup: true });
   void service.exited.then((code) => {
     if (stopping === undefined) stopping = stopAll(`the service ended unexpectedly (${code})`, 1);
   });
   await service.ready;
   if (stopping !== undefined) return;
   process.stdout.write(
-    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\n`,
+    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\n` +
+      `Admin token (12 h): ${adminToken(jwtSecret)}\n` +
+      `  curl -H "Authorization: Bearer <admin token>" ${serviceUrl}/api/admin/feeds   (also /api/admin/deliveries, /metrics, /docs)\n`,
   );
   output.release();
   feed.begin();

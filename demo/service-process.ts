@@ -29,8 +29,15 @@ const READY_TIMEOUT_MS = 180_000;
  * The real service, `node core/main.ts` as `npm start` runs it, in a child
  * process with exactly the given environment; its output goes to `onOutput`.
  */
-export function startServiceProcess(env: Record<string, string>, serviceUrl: string, onOutput: (chunk: Buffer) => void): ServiceProcess {
-  const child: ChildProcess = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServiceProcess(
+  env: Record<string, string>,
+  serviceUrl: string,
+  onOutput: (chunk: Buffer) => void,
+  options: { ownProcessGroup?: boolean } = {},
+): ServiceProcess {
+  // In a process group of its own, a terminal's Ctrl-C reaches only the parent, which stops the service with one SIGTERM
+  // (the service takes a second signal as "stop now").
+  const child: ChildProcess = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownProcessGroup === true });
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);
   let running = true;

@@ -39,6 +39,13 @@ describe('npm run demo', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect((await fetch(urls.mailInbox)).status).toBe(200);
 
+    // The operator side can be tried too: the admin token it printed opens the admin routes.
+    const token = /^Admin token \(12 h\): (\S+)$/m.exec(demo.output())?.[1];
+    expect(token).toBeDefined();
+    const feeds = await fetch(`${urls.service}/api/admin/feeds`, { headers: { authorization: `Bearer ${token}` } });
+    expect(feeds.status).toBe(200);
+    expect(((await feeds.json()) as Array<{ id: string }>).map((feed) => feed.id)).toEqual(['utility.power-outages', 'utility.scheduled-outages']);
+
     const ended = await demo.stop('SIGINT');
     // npm's shell (dash) dies of the SIGINT the whole group gets, so npm reports the interrupt as a
     // shell does (signal SIGINT, exit status 130); the demo's own clean end is its last line.

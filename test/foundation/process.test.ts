@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
@@ -50,5 +51,36 @@ describe('the service process', () => {
     expect(readyStatus).toBe(200);
     expect(run.code).toBe(0);
     expect(run.output).toContain('"signal":"SIGTERM"');
+  });
+
+  it('stops gracefully on SIGHUP (a closed terminal): says so, exits 0, and leaves no lock on the embedded database', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const dataDir = mkdtempSync(path.join(tmpRoot(), 'pg-'));
+    let sent = false;
+    const run = await startService({ Server__Port: String(port), Database__EmbeddedPath: dataDir }, (output, child) => {
+      if (sent || !output.includes('Server listening')) return;
+      sent = true;
+      expect(existsSync(path.join(dataDir, 'notification-pipeline.lock'))).toBe(true);
+      child.kill('SIGHUP');
+    });
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/"signal":"SIGHUP".*"msg":"shutting down"/);
+    expect(existsSync(path.join(dataDir, 'notification-pipeline.lock'))).toBe(false);
+  });
+
+  it('names Server__Port when the port is taken, and exits 1 having released the database', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    const dataDir = mkdtempSync(path.join(tmpRoot(), 'pg-'));
+    try {
+      const run = await startService({ Server__Port: String(port), Database__EmbeddedPath: dataDir });
+      expect(run.code).toBe(1);
+      expect(run.output).toContain(`Start-up failed: port ${port} on 127.0.0.1 is already in use by another program. Set Server__Port to a free port`);
+      expect(run.output).not.toContain('EADDRINUSE: address already in use');
+      expect(existsSync(path.join(dataDir, 'notification-pipeline.lock'))).toBe(false);
+    } finally {
+      holder.close();
+    }
   });
 });

@@ -75,7 +75,7 @@ async function viaOutbox(): Promise<number> {
 }
 
 // The direct path sends what the outbox sent: the same composer, subjects, headers and Message-IDs.
-const composer = new EmailComposer({ publicBaseUrl: PUBLIC_BASE_URL, unsubscribeToken: (publicId) => `bench-token-${publicId}` });
+const composer = new EmailComposer({ publicBaseUrl: PUBLIC_BASE_URL, unsubscribeToken: (publicId) => `bench-token-${publicId}`, feeds: app.platform.feeds });
 const rendered = app.services.registry.rendererFor('utility.power-outages', 'NewOutage').render(event('PO-DIRECT'), {
   config: { PowerOutages: { TimeZone: 'UTC' } },
 });

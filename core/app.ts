@@ -7,6 +7,7 @@ import { ConfigError } from './config/load-config.ts';
 import { describeSectionTypo } from './config/section-typos.ts';
 import { pickSections } from './config/compose-schema.ts';
 import { createDatabase } from './db/database.ts';
+import { createFeedCatalog } from './plugins/feed-catalog.ts';
 import { compileTrust } from './http/client-address.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { frameworkErrorAnswer, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
@@ -99,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sectionsOf: (pluginId) => sections.get(pluginId) ?? {},
     feedConfig: (feedId) => feedSections.get(feedId) ?? {},
     monitors,
+    feeds: createFeedCatalog(registry.feeds, (pluginId) => sections.get(pluginId) ?? {}),
   };
   app.decorate('platform', platform);
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');

@@ -13,6 +13,16 @@ export type * from './core-services.ts';
 export type * from './queue-types.ts';
 export type * from './metrics-types.ts';
 export * from './public-views.ts';
+export {
+  eventTypeWords,
+  feedCatalogOf,
+  type EventTypePresentation,
+  type FeedCatalogPort,
+  type FeedEntry,
+  type FeedInfo,
+  type FeedPresentation,
+  type ResolvedEventType,
+} from './feed-presentation.ts';
 export { createValidator, type ValidationResult } from './validation.ts';
 export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';
@@ -50,6 +60,8 @@ export {
 export { defineRenderer } from './renderer.ts';
 export { createPluginTestContext, type PluginTestContextOptions } from './test-kit.ts';
 export { plainLines, singleLine, stripBidiControls, withoutControls } from './user-text.ts';
+export { personPage, PERSON_PAGE_HEADERS, type PersonPage } from './person-page.ts';
+export { formatClockTime, formatDateTime, formatLocalDate, localInstant, zoneName } from './time-format.ts';
 export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';
 export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';

@@ -10,6 +10,7 @@ import type { NotificationFeedDefinition, NotificationRenderer } from './feed-ty
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
 import type { FeedPublicViews } from './public-views.ts';
+import type { FeedCatalogPort, FeedPresentation } from './feed-presentation.ts';
 import type { WorkerDefinition } from './worker-types.ts';
 
 /** Config sections a plugin owns, by path (`PowerOutages`, `Notifications:Push`). */
@@ -42,6 +43,8 @@ export interface PluginContextBase<S extends ConfigSections = ConfigSections> {
   readonly now: () => Date;
   /** Series the plugin adds to /metrics (a gauge of its own rows, read when scraped). */
   readonly metrics: PluginMetrics;
+  /** The installed feeds as people see them: display names, event types in words, time zones. */
+  readonly feeds: FeedCatalogPort;
 }
 
 /** A feed plugin's context: ProcessNotificationEvents is its only way to deliver (announcements). */
@@ -112,6 +115,12 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
   readonly supersedes?: Readonly<Record<string, readonly string[]>>;
   /** Public read-only views: a calendar of planned items, CAP alerts (and the Atom index of them) of its events. */
   readonly publicViews?: FeedPublicViews<SectionsConfig<S>>;
+  /** What people see of the feed: a label and a hint per event type (the subscribe page, emails), the email accent. */
+  readonly presentation?: FeedPresentation;
+  /** Event types that go out at once even inside a subscriber's quiet hours (a new outage); the others wait for them to end. */
+  readonly urgentEventTypes?: readonly string[];
+  /** The IANA zone the feed's times are in, from its config (`config.PowerOutages.TimeZone`); UTC without it. */
+  timeZone?(config: SectionsConfig<S>): string;
 }
 
 export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, DeliveryPluginContext<S>> {

@@ -6,6 +6,7 @@ import { composeConfigSchema, pickSections } from '../config/compose-schema.ts';
 import { loadConfig } from '../config/load-config.ts';
 import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
 import type { PluginMetrics } from './metrics-types.ts';
+import type { FeedCatalogPort } from './feed-presentation.ts';
 import type { ConfigSections, DeliveryPluginContext, FeedPluginContext, SectionsConfig, TopicAllowlist } from './manifest.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
@@ -26,6 +27,8 @@ export interface PluginTestContextOptions {
   readonly auth?: CallerAuth;
   /** Where the plugin's gauges go; by default they are accepted and never read. */
   readonly metrics?: PluginMetrics;
+  /** The installed feeds as people see them; by default none. */
+  readonly feeds?: FeedCatalogPort;
 }
 
 /** A port the test did not hand over: using it is a test's mistake, said plainly. */
@@ -69,6 +72,8 @@ export function createPluginTestContext<S extends ConfigSections>(
     ledger: options.ledger ?? missing<LedgerAccess>('ledger'),
     queues: options.queues ?? missing<QueuePort>('queues'),
     metrics: options.metrics ?? { gauge: () => undefined },
+    feeds: options.feeds ?? { get: () => undefined, all: () => [] },
   };
 }
+
 

@@ -83,6 +83,30 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
     problems.push('systemSubscription needs a name and a valid pushTopic');
   }
   problems.push(...validatePublicViews(m.publicViews, eventTypes));
+  problems.push(...validatePresentation(m.presentation, eventTypes));
+  for (const type of unknownTypes(m.urgentEventTypes ?? [])) problems.push(`urgentEventTypes: ${type} is not an event type of the feed`);
+  if (m.timeZone !== undefined && !isFn(m.timeZone)) problems.push('timeZone must be a function of the config');
+  return problems;
+}
+
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+/** A feed's `presentation`: labels and hints of its own event types, colours as `#rrggbb`. */
+function validatePresentation(presentation: unknown, eventTypes: readonly unknown[]): string[] {
+  if (presentation === undefined) return [];
+  if (!isRecord(presentation)) return ['presentation must be an object'];
+  const problems: string[] = [];
+  if (presentation.accent !== undefined && !(typeof presentation.accent === 'string' && COLOUR.test(presentation.accent))) problems.push('presentation.accent must be a colour #rrggbb');
+  const types = presentation.eventTypes ?? {};
+  if (!isRecord(types)) return [...problems, 'presentation.eventTypes must map event types to { label, hint }'];
+  for (const [type, entry] of Object.entries(types)) {
+    if (!eventTypes.includes(type)) problems.push(`presentation.eventTypes.${type}: not an event type of the feed`);
+    if (!isRecord(entry) || typeof entry.label !== 'string' || entry.label.trim() === '' || typeof entry.hint !== 'string') {
+      problems.push(`presentation.eventTypes.${type} needs a label and a hint (text)`);
+      continue;
+    }
+    if (entry.accent !== undefined && !(typeof entry.accent === 'string' && COLOUR.test(entry.accent))) problems.push(`presentation.eventTypes.${type}.accent must be a colour #rrggbb`);
+  }
   return problems;
 }
 

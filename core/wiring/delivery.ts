@@ -35,6 +35,7 @@ async function delivery(app: FastifyInstance) {
       ledger: core.ledgerAccess,
       queues: { define: <I, O>(definition: PluginQueueDefinition<I, O>) => core.queues.define(definition, log) },
       metrics: app.observability.metrics.forPlugin(manifest.id),
+      feeds: platform.feeds,
     };
     contexts.set(manifest.id, context);
     if (manifest.createTarget) targets.set(manifest.provider, checkedTarget(manifest.id, await manifest.createTarget(context)));

@@ -50,6 +50,7 @@ async function pipeline(app: FastifyInstance) {
       now: platform.now,
       pipeline: handOver,
       metrics: app.observability.metrics.forPlugin(manifest.id),
+      feeds: platform.feeds,
     });
   }
   app.decorate('notificationPipeline', { pipeline: service, handOver, subscriptions, feedContexts });

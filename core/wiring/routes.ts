@@ -33,7 +33,7 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck 
       databaseAnswers: () => databaseAnswers(() => database.knex.raw('SELECT 1'), 2000),
     },
   });
-  await app.register(feedRoutes, { catalog: platform.registry });
+  await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
   await app.register(subscriptionRoutes, {
     service: app.notificationPipeline.subscriptions,
     providers: [...app.delivery.targets.keys()],

@@ -5,6 +5,7 @@ import type { EndpointChecker } from '../feeds/endpoint-types.ts';
 import type { CallerAuth, LedgerAccess, SubscriptionAccess } from '../plugin-api/core-services.ts';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { FeedMonitorSettings } from '../plugin-api/feed-monitor.ts';
+import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
 import type { DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
 import type { DeliveryDispatcher } from '../pipeline/delivery-dispatcher.ts';
@@ -33,6 +34,8 @@ export interface Platform {
   feedConfig(feedId: string): Readonly<Record<string, unknown>>;
   /** Each feed plugin's monitor settings (Enabled, PollingIntervalSeconds…) by plugin id, picked once from its sections. */
   readonly monitors: ReadonlyMap<string, FeedMonitorSettings>;
+  /** The installed feeds as people see them (every plugin's `feeds` port). */
+  readonly feeds: FeedCatalogPort;
 }
 
 /** External wiring: the database (migrated), the scheduler, wake-ups, and the ordered shutdown. */

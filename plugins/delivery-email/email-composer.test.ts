@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { feedCatalogOf } from '#plugin-api';
 import { EmailComposer, notificationSubject, verificationSubject } from './email-composer.ts';
-import { ALL_EVENT_TEMPLATES, eventTemplateFor, GENERIC_TEMPLATE } from './templates/event-templates.ts';
+import { eventLook, GENERIC_LOOK } from './templates/event-look.ts';
 import { bodyHtml, escapeHtml } from './templates/html.ts';
 
-const composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org/', unsubscribeToken: (publicId) => `tok-${publicId}` });
+// Two feeds as their manifests present them; the email plugin knows them only through this catalog.
+const feeds = feedCatalogOf([
+  {
+    id: 'utility.power-outages',
+    displayName: 'Power outages',
+    eventTypes: ['NewOutage', 'Restoration', 'Quiet'],
+    presentation: {
+      accent: '#b42318',
+      eventTypes: {
+        NewOutage: { label: 'Power outage', hint: 'When the power goes off in your area.', intro: 'An outage was reported in an area you follow.' },
+        Restoration: { label: 'Power restored', hint: 'When power comes back.', accent: '#027a48' },
+      },
+    },
+  },
+  { id: 'utility.water', displayName: 'Water supply', eventTypes: ['BoilWaterNotice'], presentation: { eventTypes: { BoilWaterNotice: { label: 'Boil water notice', hint: 'When tap water must be boiled.' } } } },
+]);
+const composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org/', unsubscribeToken: (publicId) => `tok-${publicId}`, feeds });
 const notification = (template: string, params: Partial<{ title: string; body: string; name: string; publicId: string }> = {}) =>
   composer.compose({
     kind: 'notification',
@@ -12,20 +29,26 @@ const notification = (template: string, params: Partial<{ title: string; body: s
   });
 
 describe('email templates', () => {
-  it('has one per event type of each feed, plus the generic and /test ones; unknown types fall back', () => {
-    expect(eventTemplateFor('utility.power-outages', 'Restoration').key).toBe('utility.power-outages/Restoration');
-    expect(eventTemplateFor('utility.power-outages', 'EstimateUpdated').label).toBe('New restoration estimate');
-    expect(eventTemplateFor('utility.scheduled-outages', 'DayBeforeReminder').key).toBe('utility.scheduled-outages/DayBeforeReminder');
-    expect(eventTemplateFor('utility.water', 'Test').key).toBe('*/Test');
-    expect(eventTemplateFor('utility.water', 'Leak')).toBe(GENERIC_TEMPLATE);
-    expect(ALL_EVENT_TEMPLATES.map((t) => t.key)).toHaveLength(13);
+  it('takes each email\'s look from its feed: label, intro (or hint) and accent; /test and unknown types have their own', () => {
+    expect(eventLook(feeds, 'utility.power-outages/NewOutage')).toEqual({ label: 'Power outage', intro: 'An outage was reported in an area you follow.', accent: '#b42318' });
+    expect(eventLook(feeds, 'utility.power-outages/Restoration')).toEqual({ label: 'Power restored', intro: 'When power comes back.', accent: '#027a48' });
+    expect(eventLook(feeds, 'utility.power-outages/Quiet')).toMatchObject({ label: 'Quiet', accent: '#b42318' });
+    expect(eventLook(feeds, 'utility.water/Test').label).toBe('Test');
+    expect(eventLook(feeds, 'utility.gone/Leak')).toBe(GENERIC_LOOK);
   });
 
-  it.each(ALL_EVENT_TEMPLATES.map((template) => [template.key, template.label]))('%s compiles (strict MJML) and shows its banner', async (key, label) => {
+  it.each([
+    ['utility.power-outages/NewOutage', 'POWER OUTAGE', '#b42318'],
+    ['utility.power-outages/Restoration', 'POWER RESTORED', '#027a48'],
+    ['utility.water/BoilWaterNotice', 'BOIL WATER NOTICE', '#1d4ed8'],
+    ['utility.water/Test', 'TEST', '#475467'],
+    ['utility.gone/Leak', 'NOTIFICATION', '#1d4ed8'],
+  ])('%s: one compiled layout (strict MJML) shows its banner %s in %s', async (key, banner, accent) => {
     const email = await notification(key);
     expect(email.html).toContain('<!doctype html>');
-    expect(email.html).toContain(escapeHtml(label.toUpperCase()));
-    expect(email.html).not.toMatch(/__NP_[A-Z]+__/);
+    expect(email.html).toContain(escapeHtml(banner));
+    expect(email.html).toContain(accent);
+    expect(email.html).not.toMatch(/__NP_[A-Z]+__|#0a0b0c/i);
   });
 
   it('escapes every value, and a value that looks like a placeholder stays text', async () => {
@@ -54,13 +77,15 @@ describe('email templates', () => {
     const email = await composer.compose({
       kind: 'verification',
       template: 'verification',
-      params: { name: 'Home & <away>', publicId: 'pub2', feedId: 'utility.scheduled-outages', token: 'vtok', ttlHours: 48 },
+      params: { name: 'Home & <away>', publicId: 'pub2', feedId: 'utility.water', token: 'vtok', ttlHours: 48 },
     });
     const link = 'https://alerts.example.org/api/notification-subscriptions/pub2/verify?token=vtok';
     expect(email.headers).toEqual({});
     expect(email.html).toContain(`href="${link}"`);
     expect(email.html).toContain('Home &amp; &lt;away&gt;');
-    expect(email.html).toContain('Scheduled outages');
+    // The feed by the name its manifest gives it, never by its id.
+    expect(email.html).toContain('Water supply');
+    expect(email.text).toContain('Feed: Water supply');
     expect(email.html).toContain('valid for 48 hours');
     expect(email.text).toContain(link);
     expect(email.text).toContain('ignore this email');

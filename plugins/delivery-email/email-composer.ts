@@ -1,11 +1,12 @@
-import { plainLines, singleLine } from '#plugin-api';
+import { plainLines, singleLine, type FeedCatalogPort } from '#plugin-api';
 import { headerText } from './email-address.ts';
 import { subscriptionLink } from './link-tokens.ts';
-import { eventTemplateByKey, FEED_NAMES } from './templates/event-templates.ts';
+import { eventLook } from './templates/event-look.ts';
 import { bodyHtml, escapeHtml } from './templates/html.ts';
 import { notificationMjml, SLOT_PATTERN, verificationMjml, type SlotName } from './templates/layout.ts';
 
 export const VERIFICATION_TEMPLATE = 'verification';
+const NOTIFICATION_LAYOUT = 'notification';
 
 /** What an outbox item keeps to compose its email when it is sent. */
 export interface NotificationParams {
@@ -40,6 +41,8 @@ export interface LinkSettings {
   readonly publicBaseUrl: string;
   /** The unsubscribe link's token of a subscription. */
   unsubscribeToken(publicId: string): string | Promise<string>;
+  /** The feeds as people see them: each email's banner, words and colour come from its feed. */
+  readonly feeds: FeedCatalogPort;
 }
 
 export const notificationSubject = (title: string) => headerText(title);
@@ -47,7 +50,7 @@ export const verificationSubject = (displayName: string) => headerText(`Confirm 
 
 type Mjml2Html = (typeof import('mjml'))['default'];
 let mjmlModule: Promise<Mjml2Html> | undefined;
-// Imported on first use, once per process: ~400 ms that a start without email need not pay.
+// Imported once per process, at start when a relay is configured (EmailComposer.warmUp): ~400 ms that a start without email need not pay.
 const loadMjml = () => (mjmlModule ??= import('mjml').then((module) => module.default));
 
 /**
@@ -72,8 +75,8 @@ export class EmailComposer {
   }
 
   async #notification(templateKey: string, params: NotificationParams): Promise<ComposedEmail> {
-    const template = eventTemplateByKey(templateKey);
-    const skeleton = await this.#skeleton(template.key, () => notificationMjml(template));
+    const look = eventLook(this.#links.feeds, templateKey);
+    const skeleton = await this.#skeleton(NOTIFICATION_LAYOUT, notificationMjml);
     const token = await this.#links.unsubscribeToken(params.publicId);
     const unsubscribe = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'unsubscribe', token);
     // Every user value (a display name, feed text) is one line, or, for the body, its own lines only: none adds a line of its own.
@@ -86,6 +89,9 @@ export class EmailComposer {
       body: bodyHtml(body),
       name: escapeHtml(name),
       link: escapeHtml(unsubscribe),
+      label: escapeHtml(look.label.toUpperCase()),
+      intro: escapeHtml(look.intro),
+      accent: escapeHtml(look.accent),
     });
     const text = `${title}\n\n${body}\n\n--\nYou receive this email because of your subscription "${name}".\nUnsubscribe: ${unsubscribe}\n`;
     return {
@@ -98,7 +104,7 @@ export class EmailComposer {
   async #verification(params: VerificationParams): Promise<ComposedEmail> {
     const skeleton = await this.#skeleton(VERIFICATION_TEMPLATE, verificationMjml);
     const link = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'verify', params.token);
-    const feed = singleLine(FEED_NAMES[params.feedId] ?? params.feedId);
+    const feed = singleLine(this.#links.feeds.get(params.feedId)?.displayName ?? params.feedId);
     const name = singleLine(params.name);
     const html = fill(skeleton, {
       title: 'Confirm your email alerts',
@@ -113,6 +119,19 @@ export class EmailComposer {
       `Subscription: ${name}\nFeed: ${feed}\n\nTo confirm, open this link (valid for ${params.ttlHours} hours, once):\n${link}\n\n` +
       `If you did not ask for this, ignore this email: nothing more is sent to this address unless it is confirmed.\n`;
     return { html, text, headers: {} };
+  }
+
+  /**
+   * Loads MJML and compiles every template now, at start, so that no email
+   * pays for it later on the event loop (loading MJML blocks it for most of
+   * a second, and each first compile for tens of milliseconds). Returns how
+   * long it took.
+   */
+  async warmUp(): Promise<number> {
+    const started = performance.now();
+    await this.#skeleton(VERIFICATION_TEMPLATE, verificationMjml);
+    await this.#skeleton(NOTIFICATION_LAYOUT, notificationMjml);
+    return Math.round(performance.now() - started);
   }
 
   /** The compiled HTML of a template, compiled once (a failed compile is tried again next time). */
@@ -136,5 +155,7 @@ async function compileMjml(source: string): Promise<string> {
 
 /** One pass over the compiled template: a value that happens to contain a placeholder is not expanded again. */
 function fill(skeleton: string, values: Partial<Record<SlotName, string>>): string {
-  return skeleton.replace(SLOT_PATTERN, (_match, slot: string) => values[slot.toLowerCase() as SlotName] ?? '');
+  return skeleton.replace(SLOT_PATTERN, (match, slot: string | undefined) =>
+    slot === undefined ? (values.accent ?? match) : (values[slot.toLowerCase() as SlotName] ?? ''),
+  );
 }

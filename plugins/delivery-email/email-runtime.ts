@@ -55,6 +55,7 @@ function createRuntime(context: EmailContext): EmailRuntime {
   const composer = new EmailComposer({
     publicBaseUrl: context.coreConfig.PublicBaseUrl,
     unsubscribeToken: async (publicId) => unsubscribeToken(await linkKey(), publicId),
+    feeds: context.feeds,
   });
   return {
     context,

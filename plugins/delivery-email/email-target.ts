@@ -4,7 +4,7 @@ import { notificationSubject, VERIFICATION_TEMPLATE, verificationSubject } from 
 import { emailRuntime, type EmailContext } from './email-runtime.ts';
 import { hashToken, newVerificationToken } from './link-tokens.ts';
 import { insertOutboxItems, insertVerificationTokens, type NewOutboxItem } from './outbox-repository.ts';
-import { eventTemplateFor } from './templates/event-templates.ts';
+import { lookKey } from './templates/event-look.ts';
 
 /**
  * The Email delivery target: a transactional target. Core hands it the
@@ -12,8 +12,14 @@ import { eventTemplateFor } from './templates/event-templates.ts';
  * one outbox item each, in that transaction; nothing is sent here. A new
  * subscription starts inactive with a verification email queued the same way.
  */
-export function createEmailTarget(context: EmailContext): DeliveryTarget {
+export async function createEmailTarget(context: EmailContext): Promise<DeliveryTarget> {
   const runtime = emailRuntime(context);
+  // With a relay, emails are composed from the first minute: MJML is loaded and every template compiled before the
+  // service listens (readiness waits), never on the event loop while requests and deliveries wait behind it.
+  if (runtime.sender.configured) {
+    const ms = await runtime.composer.warmUp();
+    context.log.info({ ms }, 'email templates compiled');
+  }
   const ttlHours = context.config.EmailOutbox.VerificationTtlHours;
   const baseUrl = context.coreConfig.PublicBaseUrl;
   if (context.coreConfig.NODE_ENV === 'production' && !baseUrl.startsWith('https://')) {
@@ -43,7 +49,7 @@ export function createEmailTarget(context: EmailContext): DeliveryTarget {
         ledgerId: request.ledgerId,
         recipient: request.subscription.destination,
         subject: notificationSubject(request.rendered.title),
-        template: eventTemplateFor(request.event.feedId, request.event.eventType).key,
+        template: lookKey(request.event.feedId, request.event.eventType),
         params: {
           title: request.rendered.title,
           body: request.rendered.body,

@@ -3,6 +3,7 @@ import { defineFeedPlugin } from '#plugin-api';
 import { announcementRoutes } from './announcements.ts';
 import { powerOutageAlerts } from './cap-alerts.ts';
 import { powerOutagesConfig } from './config.ts';
+import { powerOutagePresentation } from './presentation.ts';
 import { powerOutageMonitor } from './monitor.ts';
 import { POWER_OUTAGE_EVENT_TYPES } from './outage-types.ts';
 import { POWER_OUTAGES_FEED_ID, powerOutageRenderers } from './renderers.ts';
@@ -24,6 +25,10 @@ export const manifest = defineFeedPlugin({
   coalescedEventTypes: ['EstimateUpdated'],
   supersedes: { Restoration: ['EstimateUpdated'] },
   publicViews: { alerts: powerOutageAlerts },
+  presentation: powerOutagePresentation,
+  // A power cut, or the utility speaking, is news at any hour; the rest can wait for a subscriber's quiet hours to end.
+  urgentEventTypes: ['NewOutage', 'ManualAnnouncement'],
+  timeZone: (config) => config.PowerOutages.TimeZone,
   systemSubscription: { name: 'PowerOutages', pushTopic: 'utility-power-outages' },
   migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
   routes: (app, context) => announcementRoutes(app, context),

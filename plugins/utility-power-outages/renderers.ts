@@ -1,24 +1,11 @@
-import { defineRenderer, singleLine as one, type NotificationEvent, type SectionsConfig } from '#plugin-api';
+import { defineRenderer, formatDateTime, singleLine as one, type NotificationEvent, type SectionsConfig } from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import type { AnnouncementPayload, PowerOutageItem } from './outage-types.ts';
 
 export const POWER_OUTAGES_FEED_ID = 'utility.power-outages';
 type Config = SectionsConfig<typeof powerOutagesConfig>;
 
-function formatTime(iso: string, timeZone: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).format(date);
-}
+const formatTime = (iso: string, zone: string) => formatDateTime(iso, zone);
 
 // Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
 const outageLines = (item: PowerOutageItem) => [`Feeder: ${one(item.feeder)}`, `Areas: ${one(item.areas.join(', ')) || '—'}`];

@@ -1,5 +1,4 @@
-import { TZDate } from '@date-fns/tz';
-import type { CalendarEntry, FeedCalendar, FeedCalendarView, SectionsConfig } from '#plugin-api';
+import { localInstant, type CalendarEntry, type FeedCalendar, type FeedCalendarView, type SectionsConfig } from '#plugin-api';
 import { loadCalendarRows, type CalendarRow } from './calendar-store.ts';
 import type { scheduledOutagesConfig } from './config.ts';
 import { fieldsOf } from './event-mapper.ts';
@@ -11,12 +10,6 @@ type Config = SectionsConfig<typeof scheduledOutagesConfig>;
 /** Days a cancelled outage stays in the calendar (as STATUS:CANCELLED), so subscribed calendars drop it. */
 export const CANCELLED_KEPT_DAYS = 7;
 
-/** The instant a local wall-clock time of a date has in a zone (a time a clock change skips moves forward). */
-export function localInstant(date: string, time: string, timeZone: string): Date {
-  const [year, month, day] = date.split('-').map(Number);
-  const [hour, minute] = time.split(':').map(Number);
-  return new Date(new TZDate(year, month - 1, day, hour, minute, 0, timeZone).getTime());
-}
 
 /** Start and end of an outage; an end at or before the start is on the next day (an overnight outage). */
 export function outageInstants(item: Pick<ScheduledOutageItem, 'date' | 'start' | 'end'>, timeZone: string): { start: Date; end: Date } {

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineFeedPlugin } from '#plugin-api';
 import { scheduledOutageMonitor } from './monitor.ts';
 import { scheduledOutagesConfig } from './config.ts';
+import { scheduledOutagePresentation } from './presentation.ts';
 import { scheduledOutagePublicViews } from './public-views.ts';
 import { SCHEDULED_OUTAGE_EVENT_TYPES } from './scheduled-types.ts';
 import { SCHEDULED_OUTAGES_FEED_ID, scheduledOutageRenderers } from './renderers.ts';
@@ -23,6 +24,8 @@ export const manifest = defineFeedPlugin({
   // A change still held by a subscriber's cooldown must not arrive after the outage's cancellation.
   supersedes: { Cancelled: ['Updated'] },
   publicViews: scheduledOutagePublicViews,
+  presentation: scheduledOutagePresentation,
+  timeZone: (config) => config.ScheduledOutages.TimeZone,
   systemSubscription: { name: 'ScheduledOutages', pushTopic: 'utility-scheduled-outages' },
   migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
 });

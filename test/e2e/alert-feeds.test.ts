@@ -126,7 +126,7 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
 
   it('threads a planned outage: Updated updates its NewEntry, Cancelled cancels both', async () => {
     const entries = (await atom(PLANNED_ATOM)).entries;
-    expect(entries.map((entry) => entry.title)).toEqual(['Planned outage cancelled: Gampola', 'Planned outage changed: Gampola', 'Planned outage 2026-11-24: Gampola']);
+    expect(entries.map((entry) => entry.title)).toEqual(['Planned outage cancelled: Gampola', 'Planned outage changed: Gampola', 'Planned outage Tue, 24 Nov 2026: Gampola']);
     const [cancelled, updated, created] = await Promise.all(entries.map(async (entry) => (await capAt(capLinkOf(entry)!['@_href'])).alert));
     expect([created.msgType, updated.msgType, cancelled.msgType]).toEqual(['Alert', 'Update', 'Cancel']);
     expect(created.info).toMatchObject({ event: 'Planned power outage', urgency: 'Future', severity: 'Minor', certainty: 'Likely', onset: '2026-11-24T03:30:00-00:00', expires: '2026-11-24T11:30:00-00:00' });

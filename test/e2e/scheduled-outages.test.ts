@@ -76,7 +76,7 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
     feed.setScheduledOutages([planned({ end: '18:00', start: '10:00', status: 'cancelled' })]); // SO-80 merely disappears
     await poll();
     expect(titles(gampola)).toEqual([
-      'Planned outage 2026-11-24: Gampola',
+      'Planned outage Tue, 24 Nov 2026: Gampola',
       'Planned outage changed: Gampola',
       'Planned outage changed: Gampola',
       'Planned outage cancelled: Gampola',
@@ -95,7 +95,8 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
     const digests = titles(SYSTEM).filter((title) => title.startsWith('Planned outages'));
     expect(digests).toEqual(['Planned outages: Monday 23 November 2026', 'Planned outages, week 48 (23–29 November 2026)']);
     const weekly = push.messages(SYSTEM).find((message) => (message.title ?? '').startsWith('Planned outages, week'))!;
-    expect(weekly.message).toBe('2026-11-24:\n  Gampola, Nawalapitiya: 08:00–12:00 (feeder F3)\n2026-11-27:\n  Galle: 09:00–17:00 (feeder F1)');
+    // Local times of the feed's zone, the zone named: a reader never has to guess.
+    expect(weekly.message).toBe('Tue, 24 Nov 2026:\n  Gampola, Nawalapitiya: 08:00–12:00 GMT+5:30 (feeder F3)\nFri, 27 Nov 2026:\n  Galle: 09:00–17:00 GMT+5:30 (feeder F1)');
     // The Gampola subscriber's filter matches the digests that list Gampola.
     expect(titles(gampola).filter((title) => title.startsWith('Planned outages'))).toHaveLength(2);
     const runs = await app.services.database.knex('scheduled_outage_digest_runs').orderBy('digest_type');

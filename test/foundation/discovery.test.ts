@@ -39,7 +39,18 @@ describe('plugin discovery', () => {
   it('lists a dropped-in plugin in the catalog, applies its migration and runs its worker when enabled', async () => {
     const { app } = await start({ FixtureFeed__Enabled: 'true' });
     const feeds = (await app.inject({ method: 'GET', url: '/api/notification-feeds' })).json();
-    expect(feeds).toContainEqual({ id: 'fixture.items', displayName: 'Fixture items', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'], filterProperties: { keywords: 'Keywords' } });
+    expect(feeds).toContainEqual({
+      id: 'fixture.items',
+      displayName: 'Fixture items',
+      eventTypes: ['ItemAdded'],
+      filterableFields: ['Keywords'],
+      filterProperties: { keywords: 'Keywords' },
+      // A feed that declares no presentation still reads in words, in UTC, without a calendar.
+      eventTypeDetails: [{ type: 'ItemAdded', label: 'Item added', hint: '' }],
+      urgentEventTypes: [],
+      timeZone: 'UTC',
+      hasCalendar: false,
+    });
     expect(feeds.map((f: { id: string }) => f.id)).toEqual(['fixture.items', 'utility.power-outages', 'utility.scheduled-outages']);
     expect(monitors(app.services.workers.names)).toEqual(['fixture-feed.monitor']);
     // runImmediately: the first iteration writes a row into the plugin's own table.
@@ -68,6 +79,16 @@ describe('plugin discovery', () => {
       eventTypes: ['NewOutage', 'EstimateUpdated', 'Restoration', 'RestoredAnnouncement', 'ManualAnnouncement'],
       filterableFields: ['Feeder', 'Area', 'Keywords'],
       filterProperties: { feeders: 'Feeder', locationKeywords: 'Area', keywords: 'Keywords' },
+      eventTypeDetails: [
+        { type: 'NewOutage', label: 'Power outage', hint: 'When the power goes off in your area.' },
+        { type: 'EstimateUpdated', label: 'New restoration estimate', hint: 'When the utility changes its estimate of when power comes back.' },
+        { type: 'Restoration', label: 'Power restored', hint: 'When power comes back, also after an outage reported only once it was over.' },
+        { type: 'RestoredAnnouncement', label: 'Power restored', hint: 'When power comes back, also after an outage reported only once it was over.' },
+        { type: 'ManualAnnouncement', label: 'Announcements', hint: 'Messages from the utility: storm warnings, planned work, advice.' },
+      ],
+      urgentEventTypes: ['NewOutage', 'ManualAnnouncement'],
+      timeZone: 'UTC',
+      hasCalendar: false,
     });
     expect(app.services.registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
     await close();

@@ -84,7 +84,7 @@ describe('fuzzed feed answers', () => {
   let clock = new Date('2026-11-22T04:00:00Z');
   const now = () => clock;
   const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
-  const composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org', unsubscribeToken: () => 'token' });
+  let composer: EmailComposer;
   const atomParser = new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (name) => name === 'entry' });
 
   beforeAll(async () => {
@@ -97,6 +97,7 @@ describe('fuzzed feed answers', () => {
       env: e2eEnv(feed, push, { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', ScheduledOutages__Enabled: 'true', ScheduledOutages__PollingIntervalSeconds: '3600', NotificationPipeline__CooldownSeconds: '0' }, now),
     });
     app = started.app;
+    composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org', unsubscribeToken: () => 'token', feeds: app.platform.feeds });
     await app.services.workers.runNow('utility-power-outages.monitor');
     await app.services.workers.runNow('utility-scheduled-outages.monitor');
     topic = (await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'All', feedId: 'utility.power-outages', delivery: { provider: 'Push' } } })).json().delivery.destination;

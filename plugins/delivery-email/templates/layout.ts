@@ -1,11 +1,12 @@
 import { escapeHtml } from './html.ts';
-import type { EventTemplate } from './event-templates.ts';
 
 /**
- * The one layout, as MJML with placeholders. MJML compiles a template once
- * per process (it is slow: ~400 ms to import, ms per compile); each email
- * is then the compiled HTML with its values substituted, escaped, in one
- * pass. Placeholders are plain words MJML leaves untouched.
+ * The one layout, as MJML with placeholders. MJML compiles it once per
+ * process (it is slow: ~400 ms to import, ms per compile); each email is
+ * then the compiled HTML with its values substituted, escaped, in one
+ * pass. Placeholders are plain words MJML leaves untouched; the banner's
+ * colour is a placeholder colour (MJML checks colours), replaced the same
+ * way, so one compiled layout serves every feed's look.
  */
 export const SLOT = {
   title: '__NP_TITLE__',
@@ -15,13 +16,17 @@ export const SLOT = {
   link: '__NP_LINK__',
   feed: '__NP_FEED__',
   hours: '__NP_HOURS__',
+  label: '__NP_LABEL__',
+  intro: '__NP_INTRO__',
 } as const;
-export type SlotName = keyof typeof SLOT;
-export const SLOT_PATTERN = /__NP_(TITLE|PREVIEW|BODY|NAME|LINK|FEED|HOURS)__/g;
+export type SlotName = keyof typeof SLOT | 'accent';
+/** A colour no look uses, standing for the banner's until the email is filled. */
+export const ACCENT_SLOT = '#0a0b0c';
+export const SLOT_PATTERN = /__NP_(TITLE|PREVIEW|BODY|NAME|LINK|FEED|HOURS|LABEL|INTRO)__|#0a0b0c/gi;
 
 interface LayoutParts {
   accent: string;
-  /** Static texts of the template (escaped here all the same). */
+  /** The banner's words and the sentence under the title: placeholders, or fixed texts (escaped here). */
   label: string;
   intro: string;
   /** MJML of the part under the intro: the body, a button. */
@@ -29,6 +34,8 @@ interface LayoutParts {
   /** HTML of the small print, with slots. */
   footer: string;
 }
+
+const slotOrText = (text: string) => (/^__NP_[A-Z]+__$/.test(text) ? text : escapeHtml(text));
 
 function layout(parts: LayoutParts): string {
   return `<mjml>
@@ -43,13 +50,13 @@ function layout(parts: LayoutParts): string {
   <mj-body background-color="#f3f4f6" width="600px">
     <mj-section background-color="${parts.accent}" padding="12px 24px">
       <mj-column>
-        <mj-text color="#ffffff" font-size="13px" font-weight="bold" letter-spacing="1px" padding="0">${escapeHtml(parts.label.toUpperCase())}</mj-text>
+        <mj-text color="#ffffff" font-size="13px" font-weight="bold" letter-spacing="1px" padding="0">${slotOrText(parts.label)}</mj-text>
       </mj-column>
     </mj-section>
     <mj-section background-color="#ffffff" padding="24px">
       <mj-column>
         <mj-text font-size="20px" line-height="28px" font-weight="bold">${SLOT.title}</mj-text>
-        <mj-text color="#52606d">${escapeHtml(parts.intro)}</mj-text>
+        <mj-text color="#52606d">${slotOrText(parts.intro)}</mj-text>
         ${parts.main}
       </mj-column>
     </mj-section>
@@ -62,12 +69,12 @@ function layout(parts: LayoutParts): string {
 </mjml>`;
 }
 
-/** A notification: the renderer's title and body, and the unsubscribe link in the small print. */
-export function notificationMjml(template: EventTemplate): string {
+/** A notification: the feed's look, the renderer's title and body, and the unsubscribe link in the small print. */
+export function notificationMjml(): string {
   return layout({
-    accent: template.accent,
-    label: template.label,
-    intro: template.intro,
+    accent: ACCENT_SLOT,
+    label: SLOT.label,
+    intro: SLOT.intro,
     main: `<mj-text>${SLOT.body}</mj-text>`,
     footer:
       `You receive this email because of your subscription &ldquo;${SLOT.name}&rdquo;. ` +
@@ -79,7 +86,7 @@ export function notificationMjml(template: EventTemplate): string {
 export function verificationMjml(): string {
   return layout({
     accent: '#1d4ed8',
-    label: 'Confirm your address',
+    label: 'CONFIRM YOUR ADDRESS',
     intro: 'Someone, probably you, asked for email alerts at this address.',
     main:
       `<mj-text>Subscription: <strong>${SLOT.name}</strong><br />Feed: ${SLOT.feed}</mj-text>` +

@@ -1,0 +1,102 @@
+/**
+ * What people see of a feed, declared by the feed itself (its manifest's
+ * `presentation`) and read by every page and target through the plugin
+ * API: no target names a feed, and a feed added later looks right
+ * everywhere at once.
+ */
+
+/** One event type, for people. */
+export interface EventTypePresentation {
+  /** A few words: the subscribe page's checkbox, the email's banner ("Power restored"). Types with the same label are one choice on the page. */
+  readonly label: string;
+  /** One line saying when it comes ("When power comes back in your area"). */
+  readonly hint: string;
+  /** The sentence under an email's title saying why it came. Default: the hint. */
+  readonly intro?: string;
+  /** The colour of the email's banner, `#rrggbb`. Default: the feed's accent. */
+  readonly accent?: string;
+}
+
+export interface FeedPresentation {
+  /** Per event type of the feed; a type not listed shows its name in words. */
+  readonly eventTypes?: Readonly<Record<string, EventTypePresentation>>;
+  /** The banner colour of the feed's emails, `#rrggbb`. Default blue. */
+  readonly accent?: string;
+}
+
+/** A feed as pages and targets read it: its catalog entry with its presentation resolved (nothing missing). */
+export interface FeedInfo {
+  readonly id: string;
+  readonly displayName: string;
+  readonly eventTypes: readonly ResolvedEventType[];
+  /** Event types delivered at once even in a subscriber's quiet hours. */
+  readonly urgentEventTypes: readonly string[];
+  /** The IANA zone the feed's times are in (the feed's own setting, UTC when it has none). */
+  readonly timeZone: string;
+  /** Whether the feed publishes a calendar (calendar.ics). */
+  readonly hasCalendar: boolean;
+}
+
+export interface ResolvedEventType {
+  readonly type: string;
+  readonly label: string;
+  readonly hint: string;
+  readonly intro: string;
+  readonly accent: string;
+}
+
+/** Read-only: the installed feeds as people see them (display names, event types in words, zones). */
+export interface FeedCatalogPort {
+  get(feedId: string): FeedInfo | undefined;
+  all(): readonly FeedInfo[];
+}
+
+const DEFAULT_ACCENT = '#1d4ed8';
+
+/** `NewOutage` → `New outage`, `DayBeforeReminder` → `Day before reminder`: what a type without a label shows. Pure. */
+export function eventTypeWords(eventType: string): string {
+  const words = eventType.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').split(/[\s_-]+/).filter(Boolean);
+  return words.map((word, index) => (index === 0 ? word : /^[A-Z]+$/.test(word) && word.length > 1 ? word : word.toLowerCase())).join(' ');
+}
+
+/** Every event type of a feed with its label, hint, intro and accent, defaults filled in. Pure. */
+export function resolveEventTypes(eventTypes: readonly string[], presentation: FeedPresentation | undefined): ResolvedEventType[] {
+  const accent = presentation?.accent ?? DEFAULT_ACCENT;
+  return eventTypes.map((type) => {
+    const declared = presentation?.eventTypes?.[type];
+    const label = declared?.label ?? eventTypeWords(type);
+    const hint = declared?.hint ?? '';
+    return { type, label, hint, intro: declared?.intro ?? hint, accent: declared?.accent ?? accent };
+  });
+}
+
+/** A feed as the catalog is built from it: its entry, and what its manifest (and config) say of it. */
+export interface FeedEntry {
+  readonly id: string;
+  readonly displayName: string;
+  readonly eventTypes: readonly string[];
+  readonly presentation?: FeedPresentation;
+  readonly urgentEventTypes?: readonly string[];
+  readonly timeZone?: string;
+  readonly hasCalendar?: boolean;
+}
+
+/**
+ * A feed catalog (the `feeds` port) of these feeds, everything resolved
+ * once: how core builds the installed feeds' catalog, and how a target's
+ * tests build one of their own (`feedCatalogOf`).
+ */
+export function feedCatalogOf(entries: readonly FeedEntry[]): FeedCatalogPort {
+  const infos: FeedInfo[] = entries.map((entry) =>
+    Object.freeze({
+      id: entry.id,
+      displayName: entry.displayName,
+      eventTypes: Object.freeze(resolveEventTypes(entry.eventTypes, entry.presentation)),
+      urgentEventTypes: Object.freeze([...(entry.urgentEventTypes ?? [])]),
+      timeZone: entry.timeZone ?? 'UTC',
+      hasCalendar: entry.hasCalendar ?? false,
+    }),
+  );
+  const byId = new Map(infos.map((info) => [info.id, info]));
+  return Object.freeze({ get: (feedId: string) => byId.get(feedId), all: () => infos });
+}

@@ -1,0 +1,58 @@
+import { TZDate } from '@date-fns/tz';
+
+/**
+ * Times as people read them, in a feed's zone (or a subscriber's), with the
+ * zone named: every message, page and calendar writes them so, never bare
+ * UTC. Pure: the instant and the zone are inputs. `locale` picks the words
+ * (month names, order); times are 24-hour in every locale.
+ */
+
+const cache = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}\u0000${timeZone}\u0000${JSON.stringify(options)}`;
+  let found = cache.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(locale, { timeZone, hourCycle: 'h23', ...options });
+    if (cache.size < 500) cache.set(key, found);
+  }
+  return found;
+}
+
+const asDate = (instant: Date | string) => (typeof instant === 'string' ? new Date(instant) : instant);
+const valid = (date: Date) => !Number.isNaN(date.getTime());
+
+/** `22 Nov 2026, 08:15 GMT+5:30`; text that is no date comes back as it was. */
+export function formatDateTime(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
+  const date = asDate(instant);
+  if (!valid(date)) return String(instant);
+  return formatter(locale, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(date);
+}
+
+/** `08:15 GMT+5:30`. */
+export function formatClockTime(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
+  const date = asDate(instant);
+  if (!valid(date)) return String(instant);
+  return formatter(locale, timeZone, { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(date);
+}
+
+/** `GMT+5:30`, `UTC`, `CET`: the zone's short name at that instant (it changes with daylight saving). */
+export function zoneName(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
+  const date = asDate(instant);
+  const parts = formatter(locale, timeZone, { timeZoneName: 'short' }).formatToParts(valid(date) ? date : new Date(0));
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+}
+
+/** `Tue, 24 Nov 2026`: a local calendar date (`yyyy-mm-dd`), no zone needed. */
+export function formatLocalDate(date: string, locale = 'en-GB'): string {
+  const [year, month, day] = date.split('-').map(Number);
+  const noon = new Date(Date.UTC(year, month - 1, day, 12));
+  if (!valid(noon)) return date;
+  return formatter(locale, 'UTC', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(noon);
+}
+
+/** The instant a local wall-clock time (`yyyy-mm-dd`, `HH:MM`) has in a zone; a time a clock change skips moves forward. */
+export function localInstant(date: string, time: string, timeZone: string): Date {
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  return new Date(new TZDate(year, month - 1, day, hour, minute, 0, timeZone).getTime());
+}

@@ -49,9 +49,25 @@ describe('API failures in words a person understands', () => {
     expect(explainBadInput('body/filter must NOT have additional properties')).toEqual({ field: null, text: 'Please check your entries: body/filter must NOT have additional properties' });
   });
 
-  it('a 429 on subscribe says when to try again, from Retry-After, with the local time', () => {
-    const text = explainFailure(failure(429, 'at most 3 subscriptions may be created per address per day', '7200'), 'subscribe', NOW, clock).text;
-    expect(text).toBe('You have reached the limit of new subscriptions for now. Please try again in about 2 hours (at 00:00), or delete one you no longer need from its manage page.');
+  it.each([
+    [
+      'at most 3 verification emails per destination address per day (SubscriptionLimits__MaxVerificationsPerAddressPerDay)',
+      'This address has had all its confirmation messages for today. You can try again in about 2 hours (at 00:00).',
+    ],
+    [
+      'at most 3 subscriptions may be created per address per day (SubscriptionLimits__MaxPerIpPerDay)',
+      'As many subscriptions as may be made from one connection in a day have been made from yours. Please try again in about 2 hours (at 00:00).',
+    ],
+    [
+      'at most 3 subscriptions per address: delete one first (SubscriptionLimits__MaxPerIp)',
+      'You have reached the limit of subscriptions from one connection. Delete one you no longer need from its manage page, or try again in about 2 hours (at 00:00).',
+    ],
+    [
+      'at most 2 subscriptions per user: delete one first (SubscriptionLimits__MaxSubscriptionsPerUser)',
+      'Your account has all the subscriptions it may have. Delete one you no longer need from its manage page to make another.',
+    ],
+  ])('a 429 on subscribe for %s says what helps, and when to try again from Retry-After', (message, text) => {
+    expect(explainFailure(failure(429, message, '7200'), 'subscribe', NOW, clock).text).toBe(text);
   });
 
   it('a 429 on test names the cooldown\'s end', () => {

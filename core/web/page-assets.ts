@@ -24,6 +24,7 @@ export const ASSET_NAMES = [
   'push-setup.js',
   'calendar-links.js',
   'dom.js',
+  'times.js',
 ] as const;
 
 /**

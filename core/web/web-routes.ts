@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../http/caller-auth.ts';
@@ -34,6 +35,14 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
   const subscribePage = loadAsset('subscribe.html');
   const subscribeHtml = subscribePage.body.replace('data-providers=""', `data-providers="${options.providers.filter((p) => /^[A-Za-z0-9_-]+$/.test(p)).join(' ')}"`);
   const managePage = loadAsset('manage.html');
+  const icons = { ico: readFileSync(new URL('./static/favicon.ico', import.meta.url)), svg: readFileSync(new URL('./static/favicon.svg', import.meta.url)) };
+  const iconHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=86400' };
+  const iconSchema = (type: string) => ({ summary: 'The site\'s icon', tags, response: { 200: textResponse(type, 'The icon.') } });
+  // Every browser asks for /favicon.ico; the pages name the SVG.
+  app.get('/favicon.ico', { schema: iconSchema('image/x-icon') }, async (_request, reply) => reply.headers(iconHeaders).type('image/x-icon').send(icons.ico));
+  app.get('/favicon.svg', { schema: iconSchema('image/svg+xml') }, async (_request, reply) =>
+    reply.headers({ ...iconHeaders, 'content-security-policy': "default-src 'none'" }).type('image/svg+xml').send(icons.svg),
+  );
 
   app.get('/subscribe', { schema: page('The subscribe page', 'A form that creates a subscription through the API, for people in a browser.') }, async (_request, reply) =>
     reply.headers(PAGE_HEADERS).type(subscribePage.contentType).send(subscribeHtml),

@@ -72,12 +72,17 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(page.body).toContain('Home &lt;b&gt;&amp; garden&lt;/b&gt;');
       expect(await subscriptionState(created.publicId)).toEqual({ is_active: true, pending_verification: false });
 
-      const again = await app().inject({ method: 'GET', url: link });
-      expect(again.statusCode).toBe(400);
-      expect(again.json()).toMatchObject({ code: 'NP_INVALID_FIELD', message: expect.stringContaining('query/token') });
+      // Opened again (a second click, a reopened tab): it says the alerts are on, and changes nothing.
       const againInBrowser = await app().inject({ method: 'GET', url: link, headers: { accept: 'text/html,*/*' } });
-      expect(againInBrowser.statusCode).toBe(400);
-      expect(againInBrowser.body).toContain('This link does not work');
+      expect(againInBrowser.statusCode).toBe(200);
+      expect(againInBrowser.body).toContain('Already confirmed');
+      expect(await subscriptionState(created.publicId)).toEqual({ is_active: true, pending_verification: false });
+      // Once the alerts are stopped, the used link no longer says they are on.
+      await app().services.database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: false });
+      const afterStop = await app().inject({ method: 'GET', url: link });
+      expect(afterStop.statusCode).toBe(400);
+      expect(afterStop.json()).toMatchObject({ code: 'NP_INVALID_FIELD', message: expect.stringContaining('query/token') });
+      await app().services.database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: true });
     });
 
     it('refuses a wrong token, a token of another subscription and a missing one with 400', async () => {

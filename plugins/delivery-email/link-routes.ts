@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors, pageOrError, textResponse, Type, type SubscriptionState } from '#plugin-api';
 import type { EmailRuntime } from './email-runtime.ts';
 import {
+  alreadyVerifiedPage,
   badUnsubscribeLinkPage,
   badVerifyLinkPage,
   PAGE_HEADERS,
@@ -10,7 +11,7 @@ import {
   verifiedPage,
 } from './link-pages.ts';
 import { hashToken, isUnsubscribeToken } from './link-tokens.ts';
-import { useVerificationToken } from './outbox-repository.ts';
+import { useVerificationToken, verificationTokenUsed } from './outbox-repository.ts';
 
 const BASE = '/api/notification-subscriptions';
 const Params = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false });
@@ -78,7 +79,7 @@ export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
   // changesState: a HEAD (a mail scanner checking the link) is answered without activating anything.
   const verifySchema = linkSchema(
     'Verify an email subscription (the link of the verification email)',
-    'Activates the subscription once; the token is single-use. A HEAD (a mail scanner) changes nothing.',
+    'Activates the subscription once; the token is single-use (opened again while the subscription is active, it says so with a 200). A HEAD (a mail scanner) changes nothing.',
     'The subscription is active.',
   );
   app.get<LinkRequest>(`${BASE}/:publicId/verify`, { config: { changesState: true }, schema: verifySchema }, async (request, reply) => {
@@ -92,7 +93,13 @@ export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
         await context.subscriptions.setActive(subscription.id, true, trx);
         return true;
       }));
-    if (!verified) return refuse(request, reply, 'query/token is invalid, expired or already used', badVerifyLinkPage);
+    if (!verified) {
+      // People click twice and reopen tabs: a used link of alerts that are on says so, and changes nothing.
+      if (subscription?.isActive && token !== undefined && (await verificationTokenUsed(context.db, subscription.id, hashToken(token)))) {
+        return reply.headers(PAGE_HEADERS).send(alreadyVerifiedPage(subscription.displayName));
+      }
+      return refuse(request, reply, 'query/token is invalid, expired or already used', badVerifyLinkPage);
+    }
     request.log.info({ subscription: subscription.publicId }, 'email address verified');
     return reply.headers(PAGE_HEADERS).send(verifiedPage(subscription.displayName));
   });

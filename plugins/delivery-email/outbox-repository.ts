@@ -225,6 +225,12 @@ export async function useVerificationToken(trx: Knex.Transaction, subscriptionId
   return Number(used) === 1;
 }
 
+/** Whether this subscription's token was used already (a verify link opened a second time). */
+export async function verificationTokenUsed(db: Db, subscriptionId: number, tokenHash: string): Promise<boolean> {
+  const row = await db('email_verification_tokens').where({ subscription_id: subscriptionId, token_hash: tokenHash }).whereNotNull('used_at').first('subscription_id');
+  return row !== undefined;
+}
+
 export async function loadLinkKey(db: Knex): Promise<string> {
   const row = await db('email_link_keys').where({ name: 'unsubscribe' }).first('secret');
   if (!row) throw new Error('email_link_keys has no unsubscribe key: the delivery-email migration did not run');

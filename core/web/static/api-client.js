@@ -1,6 +1,7 @@
 // @ts-check
 // The pages' one way to call the service's HTTP API.
 import { explainFailure } from './error-words.js';
+import { clockTime } from './times.js';
 
 /**
  * @typedef {import('./error-words.js').ApiFailure} ApiFailure
@@ -37,13 +38,13 @@ export async function callApi(method, path, options = {}) {
 }
 
 /**
- * The failure in words, with this browser's clock and locale.
+ * The failure in words, with this browser's clock; a time it names is in `timeZone` (the feed's), with the zone shown.
  * @param {ApiFailure} failure
  * @param {Action} action
+ * @param {string} [timeZone]
  */
-export function explain(failure, action) {
-  const formatTime = (/** @type {Date} */ date) => date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
-  return explainFailure(failure, action, new Date(), formatTime);
+export function explain(failure, action, timeZone = 'UTC') {
+  return explainFailure(failure, action, new Date(), (date) => clockTime(date, timeZone));
 }
 
 /** @returns {Promise<ApiResult>} */

@@ -4,21 +4,14 @@
 import { el } from './dom.js';
 
 /**
- * Asks the service whether this subscription's feed publishes a calendar (a HEAD request with the token
- * in a header, as every call of these pages sends it) and, when it does, fills `container` with the links.
- * The links themselves carry the token in their query: a calendar app can send no header.
+ * When this subscription's feed publishes a calendar (the catalog says so: nothing is asked of the service),
+ * fills `container` with the links. The links carry the token in their query: a calendar app can send no header.
  * @param {HTMLElement} container
- * @param {{ publicId: string, token: string }} subscription
+ * @param {{ publicId: string, token: string, hasCalendar: boolean }} subscription
  */
-export async function showCalendarLinks(container, { publicId, token }) {
+export function showCalendarLinks(container, { publicId, token, hasCalendar }) {
+  if (!hasCalendar) return;
   const path = `/api/notification-subscriptions/${encodeURIComponent(publicId)}/calendar.ics`;
-  let response;
-  try {
-    response = await fetch(path, { method: 'HEAD', headers: { 'x-subscription-token': token }, credentials: 'omit' });
-  } catch {
-    return;
-  }
-  if (!response.ok) return;
   const address = new URL(`${path}?token=${encodeURIComponent(token)}`, location.href).href;
   container.replaceChildren(
     el('h3', {}, 'In your calendar'),

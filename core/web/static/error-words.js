@@ -75,6 +75,22 @@ function whenToRetry(failure, now, formatTime) {
 }
 
 /**
+ * A create refused by a limit, in words that say which and what helps: the service's message names the
+ * limit's key. Deleting a subscription frees a place under a count limit, never under a daily one.
+ * @param {string} message
+ * @param {string} when
+ * @returns {string}
+ */
+export function limitWords(message, when) {
+  if (/MaxVerificationsPerAddressPerDay/.test(message)) {
+    return `This address has had all its confirmation messages for today. You can try again ${when}.`;
+  }
+  if (/MaxPerIpPerDay/.test(message)) return `As many subscriptions as may be made from one connection in a day have been made from yours. Please try again ${when}.`;
+  if (/MaxSubscriptionsPerUser/.test(message)) return 'Your account has all the subscriptions it may have. Delete one you no longer need from its manage page to make another.';
+  return `You have reached the limit of subscriptions from one connection. Delete one you no longer need from its manage page, or try again ${when}.`;
+}
+
+/**
  * @param {unknown} body
  * @returns {string}
  */
@@ -116,7 +132,7 @@ export function explainFailure(failure, action, now, formatTime) {
   if (status === 429) {
     const when = whenToRetry(failure, now, formatTime);
     if (action === 'test') return plain(`A test was sent a short while ago. You can send another one ${when}.`);
-    if (action === 'subscribe') return plain(`You have reached the limit of new subscriptions for now. Please try again ${when}, or delete one you no longer need from its manage page.`);
+    if (action === 'subscribe') return plain(limitWords(message, when));
     return plain(`Too many requests. Please try again ${when}.`);
   }
   if (action === 'subscribe') {

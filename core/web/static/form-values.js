@@ -2,7 +2,10 @@
 // Pure helpers of the subscribe form: what the person typed becomes the API's create request.
 
 /**
- * @typedef {{ id: string, displayName: string, eventTypes: string[], filterableFields: string[] }} Feed
+ * @typedef {{ type: string, label: string, hint: string }} EventTypeDetail
+ * @typedef {{ id: string, displayName: string, eventTypes: string[], filterableFields: string[],
+ *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean }} Feed
+ * @typedef {{ label: string, hint: string, types: string[] }} EventTypeChoice
  * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, email: string, name: string }} FormInput
  */
 
@@ -37,6 +40,44 @@ export function eventTypeWords(eventType) {
 }
 
 /**
+ * The "Notify me about" choices of a feed, in its order: one per label the feed gives its event types, so
+ * types that mean the same to people (a restoration, an outage first seen already over) are one choice.
+ * @param {Feed} feed
+ * @returns {EventTypeChoice[]}
+ */
+export function eventTypeChoices(feed) {
+  /** @type {Map<string, EventTypeChoice>} */
+  const byLabel = new Map();
+  for (const type of feed.eventTypes) {
+    const detail = feed.eventTypeDetails?.find((entry) => entry.type === type);
+    const label = detail?.label ?? eventTypeWords(type);
+    const choice = byLabel.get(label);
+    if (choice) choice.types.push(type);
+    else byLabel.set(label, { label, hint: detail?.hint ?? '', types: [type] });
+  }
+  return [...byLabel.values()];
+}
+
+/**
+ * A choice's checkbox value is its types, comma-joined: the ticked ones back to event types.
+ * @param {string[]} values
+ * @returns {string[]}
+ */
+export function typesOfChoices(values) {
+  return values.flatMap((value) => value.split(',')).filter(Boolean);
+}
+
+/**
+ * An event type as people read it: the feed's label for it, else its name in words.
+ * @param {Feed | undefined} feed
+ * @param {string} type
+ * @returns {string}
+ */
+export function eventTypeLabel(feed, type) {
+  return feed?.eventTypeDetails?.find((entry) => entry.type === type)?.label ?? eventTypeWords(type);
+}
+
+/**
  * The name used when the person gives none: the feed and the filter, at most 100 characters.
  * @param {string} feedName
  * @param {string[]} areas
@@ -67,7 +108,7 @@ export function createRequest(feed, input) {
   if (areas.length > 0) filter.locationKeywords = areas;
   if (feeders.length > 0) filter.feeders = feeders;
   if (keywords.length > 0) filter.keywords = keywords;
-  const eventTypes = input.eventTypes.filter((type) => feed.eventTypes.includes(type));
+  const eventTypes = typesOfChoices(input.eventTypes).filter((type) => feed.eventTypes.includes(type));
   if (eventTypes.length > 0) filter.eventTypes = eventTypes;
   const displayName = input.name.trim() || derivedName(feed.displayName, areas, feeders);
   /** @type {{ provider: string, destination?: string }} */

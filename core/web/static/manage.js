@@ -3,7 +3,8 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { eventTypeWords } from './form-values.js';
+import { eventTypeLabel } from './form-values.js';
+import { dateTime } from './times.js';
 import { pushSetup } from './push-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 
@@ -22,6 +23,11 @@ const statusRegion = byId('manage-status');
 const buttons = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('#subscription button')]);
 /** @type {Subscription | undefined} */
 let subscription;
+/** @type {Feed | undefined} */
+let feedOfSubscription;
+/** The live countdown to the next test, while one runs. @type {ReturnType<typeof setInterval> | undefined} */
+let countdown;
+const timeZone = () => feedOfSubscription?.timeZone ?? 'UTC';
 
 /**
  * @param {string} term
@@ -44,13 +50,13 @@ function showSubscription(shown, feed) {
     ...detail('Areas', listOrAny(filter.locationKeywords, 'Any')),
     ...detail('Feeders', listOrAny(filter.feeders, 'Any')),
     ...(filter.keywords?.length ? detail('Keywords', filter.keywords.join(', ')) : []),
-    ...detail('Notify me about', filter.eventTypes?.length ? filter.eventTypes.map(eventTypeWords).join(', ') : 'Everything this feed sends'),
+    ...detail('Notify me about', filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends'),
     ...detail('Delivered by', deliveredBy),
     ...detail('Status', status),
-    ...detail('Created', new Date(shown.createdAt).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })),
+    ...detail('Created', dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),
   );
   if (delivery.provider === 'Push') byId('push-setup').replaceChildren(pushSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, token }));
-  void showCalendarLinks(byId('calendar-links'), { publicId: shown.publicId, token });
+  showCalendarLinks(byId('calendar-links'), { publicId: shown.publicId, token, hasCalendar: feed?.hasCalendar === true });
   byId('subscription').hidden = false;
 }
 
@@ -69,16 +75,50 @@ async function load() {
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'view').text);
   subscription = answer.body;
   const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
-  showSubscription(answer.body, feeds.find((feed) => feed.id === answer.body.feedId));
+  feedOfSubscription = feeds.find((feed) => feed.id === answer.body.feedId);
+  showSubscription(answer.body, feedOfSubscription);
+}
+
+/** Clears the messages of the page (and a countdown that was running): each action starts with a clean slate. */
+function clearMessages() {
+  clearInterval(countdown);
+  countdown = undefined;
+  byId('test-button').removeAttribute('disabled');
+  say(alertRegion, '');
+  say(statusRegion, '');
+}
+
+/**
+ * The wait before the next test, counted down each second where the person reads it; at zero the button is back.
+ * @param {import('./error-words.js').ApiFailure} failure
+ * @param {number} seconds
+ */
+function countDown(failure, seconds) {
+  const until = Date.now() + seconds * 1000;
+  const testButton = /** @type {HTMLButtonElement} */ (byId('test-button'));
+  const show = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left <= 0) {
+      clearMessages();
+      return say(statusRegion, 'You can send a test notification again.');
+    }
+    testButton.disabled = true;
+    say(alertRegion, explain({ ...failure, retryAfter: String(left) }, 'test', timeZone()).text);
+  };
+  show();
+  countdown = setInterval(show, 1000);
 }
 
 async function sendTest() {
-  say(alertRegion, '');
-  say(statusRegion, '');
+  clearMessages();
   setBusy(true);
   const answer = await callApi('POST', `${apiPath}/test`, { token });
   setBusy(false);
-  if (!answer.ok) return say(alertRegion, explain(answer.failure, 'test').text);
+  if (!answer.ok) {
+    const seconds = answer.failure.status === 429 ? Number(answer.failure.retryAfter) : NaN;
+    if (Number.isFinite(seconds) && seconds > 0) return countDown(answer.failure, seconds);
+    return say(alertRegion, explain(answer.failure, 'test', timeZone()).text);
+  }
   const email = subscription?.delivery.provider === 'Email';
   if (answer.body.deliveredCount > 0) {
     say(statusRegion, email ? 'Test email on its way: it should arrive within a few minutes.' : 'Test notification sent: it should show on your phone in a moment.');
@@ -88,26 +128,27 @@ async function sendTest() {
 }
 
 function askDelete() {
+  clearMessages();
   byId('actions').hidden = true;
   byId('delete-confirm').hidden = false;
   byId('delete-no').focus();
 }
 
 function keep() {
+  clearMessages();
   byId('delete-confirm').hidden = true;
   byId('actions').hidden = false;
   byId('delete-button').focus();
 }
 
 async function deleteSubscription() {
-  say(alertRegion, '');
-  say(statusRegion, '');
+  clearMessages();
   setBusy(true);
   const answer = await callApi('DELETE', apiPath, { token });
   setBusy(false);
   if (!answer.ok) {
     keep();
-    return say(alertRegion, explain(answer.failure, 'delete').text);
+    return say(alertRegion, explain(answer.failure, 'delete', timeZone()).text);
   }
   byId('subscription').hidden = true;
   byId('push-setup').hidden = true;

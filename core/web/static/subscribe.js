@@ -2,7 +2,7 @@
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
 import { callApi, explain, loadCatalog } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { createRequest, derivedName, eventTypeWords, splitList } from './form-values.js';
+import { createRequest, derivedName, eventTypeChoices, splitList } from './form-values.js';
 import { pushSetup } from './push-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 
@@ -42,9 +42,17 @@ function showFeed() {
   byId('keywords-field').hidden = !feed.filterableFields.includes('Keywords');
   const choices = byId('event-type-choices');
   choices.replaceChildren(
-    ...feed.eventTypes.map((type) =>
-      el('div', { class: 'choice' }, el('input', { type: 'checkbox', id: `event-${type}`, name: 'eventTypes', value: type }), el('label', { for: `event-${type}` }, eventTypeWords(type))),
-    ),
+    ...eventTypeChoices(feed).map(({ label, hint, types }) => {
+      const id = `event-${types[0]}`;
+      const hintId = `${id}-hint`;
+      return el(
+        'div',
+        { class: 'choice with-hint' },
+        el('input', { type: 'checkbox', id, name: 'eventTypes', value: types.join(','), ...(hint ? { 'aria-describedby': hintId } : {}) }),
+        el('label', { for: id }, label),
+        ...(hint ? [el('p', { class: 'hint', id: hintId }, hint)] : []),
+      );
+    }),
   );
   byId('event-types').hidden = feed.eventTypes.length === 0;
   updateNameHint();
@@ -104,7 +112,7 @@ function showResult(created) {
     el('p', { class: 'hint' }, 'Keep this link (bookmark it): it is the only way to send a test or delete this subscription, and it is shown only this once.'),
   );
   const calendar = el('div', { class: 'calendar-links' });
-  void showCalendarLinks(calendar, { publicId: created.publicId, token: created.manageToken });
+  showCalendarLinks(calendar, { publicId: created.publicId, token: created.manageToken, hasCalendar: selectedFeed()?.hasCalendar === true });
   const body = byId('result-body');
   if (created.delivery.provider === 'Email') {
     byId('result-heading').textContent = 'Check your inbox';
@@ -155,7 +163,7 @@ async function submit(/** @type {SubmitEvent} */ event) {
   button.disabled = false;
   form.removeAttribute('aria-busy');
   if (answer.ok) return showResult(answer.body);
-  const explanation = explain(answer.failure, 'subscribe');
+  const explanation = explain(answer.failure, 'subscribe', feed.timeZone);
   say(alertRegion, explanation.text);
   markInvalid(explanation.field);
 }

@@ -1,0 +1,222 @@
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPushServerDouble, type PushServerDouble } from '../doubles/push-server-double.ts';
+import { startSmtpDouble, type SmtpDouble } from '../doubles/smtp-double.ts';
+import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { findChromium, launchChromium } from '../helpers/browser.ts';
+import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const chromiumPath = findChromium();
+const SLOW = { timeout: 20_000, interval: 100 };
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+const LONG_COMPOUND = 'Stromausfallbenachrichtigungen-Kandy-Peradeniya';
+const LONG_UNBROKEN = 'x'.repeat(100);
+const OUTBOX = 'delivery-email.outbox';
+
+/**
+ * What a newcomer met on the pages (issue: people first), in Chromium against
+ * the real service: the words at the verification limit, a verify link
+ * opened twice, long names, no 404 behind a visit, the feed's own words for
+ * its event types, and the manage page's messages and countdown.
+ */
+describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { timeout: 90_000 }, () => {
+  let database: ProvisionedDatabase;
+  let feed: UtilityFeedDouble;
+  let push: PushServerDouble;
+  let smtp: SmtpDouble;
+  let started: TestApp;
+  let baseUrl = '';
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+  /** Console errors, page errors, answers of 400 and above, and requests to anywhere but the service. */
+  let problems: string[] = [];
+
+  async function open(path: string, options: BrowserContextOptions = DESKTOP, { expectRefusals = false } = {}): Promise<Page> {
+    await context?.close();
+    context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      if (expectRefusals && /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+      problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => void problems.push(`page error: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400 && !expectRefusals) problems.push(`${response.status()} for ${response.request().method()} ${response.url()}`);
+    });
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) problems.push(`request to ${url}`);
+    });
+    await page.goto(`${baseUrl}${path}`);
+    return page;
+  }
+  /**
+   * No horizontal scroll: the page is no wider than the screen it was opened on (a phone would zoom out to
+   * show a wider one, so the window itself is no measure), and the card holds its text.
+   */
+  const widths = async (page: Page): Promise<{ page: number; window: number; overflowing: string[] }> => {
+    const measured: { page: number; overflowing: string[] } = await page.evaluate(`(() => {
+      const main = document.querySelector('main').getBoundingClientRect();
+      const overflowing = [...document.querySelectorAll('main *')].filter((element) => element.getBoundingClientRect().right > main.right + 1).map((element) => element.tagName);
+      return { page: document.documentElement.scrollWidth, overflowing };
+    })()`);
+    return { ...measured, window: page.viewportSize()!.width };
+  };
+  const create = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${baseUrl}/api/notification-subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as { publicId: string; manageToken: string } };
+  };
+  const manageUrl = (created: { publicId: string; manageToken: string }) => `/manage/${created.publicId}#token=${encodeURIComponent(created.manageToken)}`;
+
+  beforeAll(async () => {
+    database = await provisionDatabase(await preferredKind());
+    [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
+    started = await startTestApp({
+      database,
+      pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email']),
+      env: e2eEnv(feed, push, {
+        ...smtp.env,
+        PowerOutages__TimeZone: 'Asia/Colombo',
+        NotificationPipeline__CooldownSeconds: '30',
+        EmailOutbox__IntervalSeconds: '3600',
+      }),
+    });
+    await started.app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = `http://127.0.0.1:${(started.app.server.address() as { port: number }).port}`;
+    browser = await launchChromium(chromiumPath!);
+  });
+  afterEach(() => {
+    expect(problems).toEqual([]);
+    problems = [];
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await started?.close();
+    await Promise.all([feed?.close(), push?.close(), smtp?.close()]);
+    await database?.drop();
+  });
+
+  it('subscribe and manage: no 4xx, no console error, no calendar probe; the site has its icon', async () => {
+    const page = await open('/subscribe');
+    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await page.getByLabel('Areas').fill('Kandy');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    const manage = await open((await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!);
+    await expect.poll(() => manage.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Power outages in Kandy');
+    for (const icon of ['/favicon.ico', '/favicon.svg']) {
+      const response = await fetch(`${baseUrl}${icon}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^image\//);
+    }
+    expect(await manage.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
+  });
+
+  it('the feed\'s own words for its event types: a label and a hint each, one choice for types that mean the same', async () => {
+    const page = await open('/subscribe');
+    const group = page.getByRole('group', { name: 'Notify me about' });
+    await expect.poll(() => group.getByRole('checkbox').count(), SLOW).toBe(4);
+    const labels = await group.locator('label').allTextContents();
+    expect(labels).toEqual(['Power outage', 'New restoration estimate', 'Power restored', 'Announcements']);
+    const restored = group.getByRole('checkbox', { name: 'Power restored' });
+    expect(await restored.getAttribute('aria-describedby')).toBeTruthy();
+    expect(await page.locator(`#${await restored.getAttribute('aria-describedby')}`).textContent()).toBe('When power comes back, also after an outage reported only once it was over.');
+    await restored.check();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
+    const publicId = href.split('/')[2].split('#')[0];
+    const token = decodeURIComponent(href.split('#token=')[1]);
+    const stored = (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as { filter: { eventTypes: string[] } };
+    // Ticking "Power restored" also gets an outage first reported once it was over.
+    expect(stored.filter.eventTypes).toEqual(['Restoration', 'RestoredAnnouncement']);
+    const manage = await open(href);
+    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Notify me aboutPower restored');
+  });
+
+  it.each([
+    ['a phone, 390 px', PHONE],
+    ['a desktop, 1280 px', DESKTOP],
+  ])('long names fit on %s: no page scrolls sideways', async (_name, viewport) => {
+    for (const displayName of [LONG_COMPOUND, LONG_UNBROKEN]) {
+      const created = await create({ displayName, feedId: 'utility.power-outages', delivery: { provider: 'Push' } });
+      expect(created.status).toBe(201);
+      const manage = await open(manageUrl(created.body), viewport);
+      await expect.poll(() => manage.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe(displayName);
+      const measured = await widths(manage);
+      expect(measured.page, displayName).toBeLessThanOrEqual(measured.window);
+      expect(measured.overflowing, displayName).toEqual([]);
+    }
+    const subscribe = await open('/subscribe', viewport);
+    await expect.poll(() => subscribe.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await subscribe.getByLabel(/^Name/).fill(LONG_UNBROKEN);
+    await subscribe.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => subscribe.getByRole('heading', { name: 'You are subscribed' }).count(), SLOW).toBe(1);
+    const measured = await widths(subscribe);
+    expect(measured.page).toBeLessThanOrEqual(measured.window);
+    expect(measured.overflowing).toEqual([]);
+  });
+
+  it('a verify link opened twice says the alerts are on, in the site\'s look, with the way back', async () => {
+    const created = await create({ displayName: LONG_COMPOUND, feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'twice@example.org' } });
+    expect(created.status).toBe(201);
+    await started.app.services.workers.runNow(OUTBOX);
+    const mail = smtp.messages.find((message) => message.header('to')?.includes('twice@example.org'));
+    const link = /http:\/\/127\.0\.0\.1:5000(\/api\/notification-subscriptions\/[^\s>"]+\/verify\?token=[^\s>"&]+)/.exec(mail?.text ?? '')?.[1];
+    expect(link).toBeDefined();
+    const first = await open(link!, PHONE);
+    expect(await first.getByRole('heading', { level: 1 }).textContent()).toBe('Address confirmed');
+    const second = await open(link!, PHONE);
+    expect(await second.getByRole('heading', { level: 1 }).textContent()).toBe('Already confirmed');
+    expect(await second.locator('main').textContent()).toContain(`Your email alerts “${LONG_COMPOUND}” are on`);
+    // The subscribe and manage pages' look (their stylesheet and icon), and a way back to them; the long name fits a phone.
+    expect(await second.locator('link[rel="stylesheet"]').getAttribute('href')).toBe('/web/style.css');
+    expect(await second.getByRole('link', { name: 'Get outage alerts' }).getAttribute('href')).toBe('/subscribe');
+    const measured = await widths(second);
+    expect(measured.page).toBeLessThanOrEqual(measured.window);
+  });
+
+  it('at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed\'s zone', async () => {
+    for (const address of ['limit@example.org', 'Limit+2@example.org', 'limit+3@example.org']) {
+      expect((await create({ displayName: 'x', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: address } })).status).toBe(201);
+    }
+    const page = await open('/subscribe', DESKTOP, { expectRefusals: true });
+    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await page.getByRole('radio', { name: 'Email' }).check();
+    await page.getByLabel('Email address').fill('limit+4@example.org');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), SLOW).toMatch(/^This address has had all its confirmation messages for today\. You can try again in /);
+    const text = (await alert.textContent())!;
+    expect(text).not.toMatch(/delete/i);
+    // A clock time it names is the feed's (Asia/Colombo), zone shown.
+    if (/\(at /.test(text)) expect(text).toMatch(/\(at \d\d:\d\d GMT\+5:30\)\.$/);
+  });
+
+  it('manage page: the test\'s wait counts down, and no old message stays through a delete confirmation or "Keep it"', async () => {
+    const created = await create({ displayName: 'Countdown', feedId: 'utility.power-outages', delivery: { provider: 'Push' } });
+    const page = await open(manageUrl(created.body), DESKTOP, { expectRefusals: true });
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Countdown');
+    await page.getByRole('button', { name: 'Send a test notification' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/Test notification sent/);
+    await page.getByRole('button', { name: 'Send a test notification' }).click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), SLOW).toMatch(/You can send another one in \d+ seconds/);
+    const seconds = async () => Number(/in (\d+) seconds?/.exec((await alert.textContent()) ?? '')?.[1] ?? NaN);
+    const before = await seconds();
+    await expect.poll(seconds, SLOW).toBeLessThan(before);
+    expect(await page.getByRole('button', { name: 'Send a test notification' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Delete subscription' }).click();
+    expect(await alert.textContent()).toBe('');
+    expect(await alert.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    expect(await alert.textContent()).toBe('');
+    expect(await page.getByRole('status').textContent()).toBe('');
+  });
+});

@@ -32,22 +32,24 @@ export interface PollRecorderDependencies {
 export function createPollRecorder(deps: PollRecorderDependencies): (report: PollReport) => Promise<void> {
   return async (report) => {
     deps.countPoll(report);
-    const log = deps.log.child({ feed: report.feedId });
+    // The poll's own lines are the feed plugin's; the health transitions below are feed health's.
+    const pollLog = deps.log.child({ plugin: report.pluginId, feed: report.feedId });
+    const log = deps.log.child({ component: 'feed-health', feed: report.feedId });
     // One line per poll, whatever the number of items left out: the count, a few of them, and where to read the rest.
     if (report.rejected && report.rejected.length > 0) {
-      log.warn(
+      pollLog.warn(
         { rejected: report.rejected.length, items: report.rejected.slice(0, 20).map(({ id, reason, detail }) => ({ id, reason, detail })) },
         `feed items left out: ${describeRejected(report.rejected, 3)}`,
       );
     }
     // Events may also come of an unchanged answer: stored items whose time came (an outage lasting long enough).
     if (Object.keys(report.eventsByType ?? {}).length > 0) {
-      log.info(
+      pollLog.info(
         { items: report.items, events: report.eventsByType, MatchedSubscriptionCount: report.matchedSubscriptionCount, ClaimedCount: report.claimedCount, durationMs: report.durationMs },
         'feed changes handed over',
       );
     } else {
-      log.debug({ outcome: report.outcome, durationMs: report.durationMs }, 'feed polled');
+      pollLog.debug({ outcome: report.outcome, durationMs: report.durationMs }, 'feed polled');
     }
     const error = report.error && { kind: report.error.kind, message: deps.scrub(report.error.message) };
     const decision = await deps.db.transaction(async (trx) => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { errorBody } from './error-body.ts';
 import { frameworkMessage } from './framework-errors.ts';
+import { singleLine } from '../plugin-api/user-text.ts';
 
 /**
  * One mapping of errors to responses, in Fastify's shape
@@ -18,6 +19,8 @@ export function installErrorHandler(app: FastifyInstance, limits: { bodyLimit: n
     const headers = (error as FastifyError & { headers?: Record<string, string> }).headers;
     if (headers) reply.headers(headers);
     const message = frameworkMessage(error.code, request, { ...limits, mediaTypes }) ?? error.message;
+    // The request's log line says why it was refused (which field, which limit); bodies and tokens never reach it.
+    request.refusal = singleLine(message).slice(0, 300);
     return reply.status(status).send(errorBody(status, error.code ?? 'NP_BAD_REQUEST', message));
   });
   app.setNotFoundHandler((request, reply) =>

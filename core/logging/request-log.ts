@@ -1,8 +1,21 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from './redaction.ts';
 
-/** Probed every few seconds by load balancers, monitors and Prometheus: their lines are noise at info. */
-const QUIET_ROUTES: ReadonlySet<string> = new Set(['/', '/health', '/health/ready', '/metrics']);
+/**
+ * Probed every few seconds by load balancers, monitors and Prometheus, or
+ * fetched with every page view (scripts, stylesheets, icons): their lines
+ * are noise at info.
+ */
+const QUIET_ROUTES: ReadonlySet<string> = new Set(['/', '/health', '/health/ready', '/metrics', '/favicon.ico', '/favicon.svg']);
+const QUIET_PREFIXES = ['/web/'];
+const isQuiet = (route: string | undefined) => route !== undefined && (QUIET_ROUTES.has(route) || QUIET_PREFIXES.some((prefix) => route.startsWith(prefix)));
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Why a request was refused (a 4xx's message, which names the field or the limit): written on its request line. */
+    refusal?: string;
+  }
+}
 
 /**
  * Fastify's request lines, one per request instead of two ("incoming
@@ -18,9 +31,13 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const route = request.routeOptions.url;
-    const level = error ? 'error' : route !== undefined && QUIET_ROUTES.has(route) ? 'debug' : 'info';
+    const level = error ? 'error' : isQuiet(route) ? 'debug' : 'info';
     const url = redactUrl(request.url);
     const ms = Math.round(reply.elapsedTime);
-    reply.log[level]({ method: request.method, url, statusCode: reply.statusCode, ms, ...(error ? { err: error } : {}) }, `${request.method} ${url} ${reply.statusCode} ${ms} ms`);
+    const reason = request.refusal === undefined ? {} : { reason: request.refusal };
+    reply.log[level](
+      { method: request.method, url, statusCode: reply.statusCode, ms, ...reason, ...(error ? { err: error } : {}) },
+      `${request.method} ${url} ${reply.statusCode} ${ms} ms${request.refusal === undefined ? '' : `: ${request.refusal}`}`,
+    );
   }
 }

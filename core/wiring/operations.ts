@@ -46,7 +46,7 @@ async function operations(app: FastifyInstance) {
   const recordPoll = createPollRecorder({
     db,
     pipeline: app.notificationPipeline.handOver,
-    log: app.log.child({ component: 'feed-health' }),
+    log: app.log,
     settings: { staleAfterPolls: settings.StaleAfterPolls },
     alerts: destination !== null,
     feedName: (feedId) => names.get(feedId) ?? feedId,

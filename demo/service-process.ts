@@ -18,7 +18,7 @@ export interface ServiceProcess {
 /**
  * Node's flags from `npm start`, so every spawned service runs as it does:
  * --liftoff-only (a start on the embedded database peaks at ~250 MiB
- * instead of ~850) and the heap bounds (README, start-up and performance).
+ * instead of ~850) and the heap bounds (docs/performance.md, start-up time and memory).
  */
 export const START_FLAGS: readonly string[] = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).scripts.start as string)
   .split(/\s+/)

@@ -4,7 +4,7 @@ import type { AnnouncementPayload, PowerOutageItem } from './outage-types.ts';
 const outage = { event: 'Power outage', certainty: 'Observed' } as const;
 
 /**
- * CAP 1.2 per event type (the README's table). A power outage is observed,
+ * CAP 1.2 per event type (the table in docs/api.md). A power outage is observed,
  * ongoing and acted on now; a new estimate of its restoration and its
  * Restoration update the earlier alerts of the same outage (core finds them
  * by itemKey). An outage first seen

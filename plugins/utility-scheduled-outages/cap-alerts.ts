@@ -9,7 +9,7 @@ const planned = { event: 'Planned power outage', severity: 'Minor', certainty: '
 const digest: CapProfile = { msgType: 'Alert', event: 'Planned power outages', urgency: 'Future', severity: 'Minor', certainty: 'Likely' };
 
 /**
- * CAP 1.2 per event type (the README's table). A planned outage is a
+ * CAP 1.2 per event type (the table in docs/api.md). A planned outage is a
  * minor, likely, future event; its change updates, and its cancellation
  * cancels, the earlier alerts of the same outage. Digests and reminders
  * are summaries: new alerts of their own, referencing nothing.

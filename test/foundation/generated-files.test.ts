@@ -12,9 +12,9 @@ describe('generated configuration files are current (run `npm run config:templat
     expect(readFileSync(path.join(projectRoot, 'config', 'env.template'), 'utf8')).toBe(renderEnvTemplate(schema, registry.templateExamples()));
   });
 
-  it("the README's configuration reference", () => {
-    const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-    const block = readme.slice(readme.indexOf(REFERENCE_START) + REFERENCE_START.length, readme.indexOf(REFERENCE_END)).trim();
+  it('the configuration reference in docs/configuration.md', () => {
+    const page = readFileSync(path.join(projectRoot, 'docs', 'configuration.md'), 'utf8');
+    const block = page.slice(page.indexOf(REFERENCE_START) + REFERENCE_START.length, page.indexOf(REFERENCE_END)).trim();
     expect(block).toBe(renderConfigReference(schema, registry.templateExamples()));
   });
 

@@ -74,7 +74,7 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       [Number(oldWaiting), Number(recent), Number(oldExpanding)],
     );
     expect(await count('subscription_rate_counters')).toBe(1);
-    // A settled row's SourceKey may come back once its row is gone: that is the window the README explains.
+    // A settled row's SourceKey may come back once its row is gone: that is the window docs/performance.md explains.
     await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });
     expect(await count('notification_delivery_ledger')).toBe(2);
   });

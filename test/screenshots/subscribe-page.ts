@@ -1,4 +1,4 @@
-// Takes the README's picture of the subscribe and manage pages: the real service with the test
+// Takes the picture (docs/subscribe-page.png) of the subscribe and manage pages: the real service with the test
 // doubles, driven in headless Chromium at a phone's size; three screens side by side in one PNG.
 // `npm run screenshot:subscribe [-- <output.png>]` (default docs/subscribe-page.png).
 import { mkdirSync, rmSync } from 'node:fs';
@@ -38,8 +38,8 @@ try {
   await page.getByLabel('Feed', { exact: true }).selectOption({ label: 'Power outages' });
   await page.getByLabel('Areas').fill('Kandy, Peradeniya');
   await page.getByLabel('Feeders').fill('F12');
-  await page.getByRole('checkbox', { name: 'New outage' }).check();
-  await page.getByRole('checkbox', { name: 'Restoration', exact: true }).check();
+  await page.getByRole('checkbox', { name: 'Power outage' }).check();
+  await page.getByRole('checkbox', { name: 'Power restored', exact: true }).check();
   const form = await shot(page);
   await page.getByRole('button', { name: 'Subscribe' }).tap();
   const qr = page.getByRole('img', { name: 'QR code of the subscribe link' });

@@ -45,11 +45,14 @@ export function linkify(text) {
   return nodes;
 }
 
-/** A readable local time: "14:05:09", with the date when it is not today. */
+/**
+ * A readable time as the service's messages write theirs: 24-hour, with the zone named ("14:05:09 GMT+5:30"),
+ * and the date when it is not today. The demo's feeds use this machine's zone, as the browser does.
+ */
 export function formatTime(date) {
   const sameDay = date.toDateString() === new Date().toDateString();
-  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return sameDay ? time : `${date.toLocaleDateString()} ${time}`;
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }).format(date);
+  return sameDay ? time : `${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(date)}, ${time}`;
 }
 
 /**

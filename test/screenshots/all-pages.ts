@@ -1,0 +1,114 @@
+// Every page a person or an operator meets, at a phone's width (390 px) and a desktop's (1280 px), full
+// length, for a person to open and look at: `npm run screenshot:pages [-- <folder>]` (default
+// test/.tmp/screens). The real service with the test doubles, in headless Chromium.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { projectRoot } from '../../core/paths.ts';
+import { startPushServerDouble } from '../doubles/push-server-double.ts';
+import { startSmtpDouble } from '../doubles/smtp-double.ts';
+import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { findChromium, launchChromium } from '../helpers/browser.ts';
+import { preferredKind, provisionDatabase, tmpRoot } from '../helpers/databases.ts';
+import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { startTestApp } from '../helpers/test-app.ts';
+
+const folder = path.resolve(process.argv[2] ?? path.join(projectRoot, 'test', '.tmp', 'screens'));
+const WIDTHS: Record<string, BrowserContextOptions> = {
+  '390': { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 },
+  '1280': { viewport: { width: 1280, height: 800 } },
+};
+
+const chromiumPath = findChromium();
+if (!chromiumPath) process.exit(1);
+mkdirSync(tmpRoot(), { recursive: true });
+mkdirSync(folder, { recursive: true });
+const database = await provisionDatabase(await preferredKind());
+const [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
+const started = await startTestApp({
+  database,
+  pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email']),
+  env: e2eEnv(feed, push, { ...smtp.env, Logging__Level: 'warn', PowerOutages__TimeZone: 'Asia/Colombo', EmailOutbox__IntervalSeconds: '3600' }),
+});
+const browser = await launchChromium(chromiumPath);
+const written: string[] = [];
+try {
+  const baseUrl = await started.app.listen({ host: '127.0.0.1', port: 0 });
+  const api = async (body: object) =>
+    (await (await fetch(`${baseUrl}/api/notification-subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as {
+      publicId: string;
+      manageToken: string;
+    };
+  const push1 = await api({ displayName: 'Stromausfallbenachrichtigungen-Kandy-Peradeniya', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } });
+  const planned = await api({ displayName: 'Gampola planned work', feedId: 'utility.scheduled-outages', filter: { locationKeywords: ['Gampola'] }, delivery: { provider: 'Push' } });
+  await api({ displayName: 'Home', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'shots@example.org' } });
+  await started.app.services.workers.runNow('delivery-email.outbox');
+  const mail = smtp.messages.find((message) => message.header('to')?.includes('shots@example.org'))!;
+  const verify = /http:\/\/127\.0\.0\.1:5000(\/api\/notification-subscriptions\/[^\s>"]+\/verify\?token=[^\s>"&]+)/.exec(mail.text ?? '')![1];
+
+  const pages: Array<[string, (page: Page) => Promise<void>]> = [
+    ['subscribe', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.getByLabel('Feed', { exact: true }).locator('option').first().waitFor({ state: 'attached' });
+      await page.getByLabel('Areas').fill('Kandy');
+    }],
+    ['subscribe-push-result', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.getByLabel('Areas').fill('Kandy, Peradeniya');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.locator('img.qr[src^="blob:"]').waitFor();
+    }],
+    ['subscribe-email-result', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.getByLabel('Feed', { exact: true }).selectOption({ label: 'Scheduled outages' });
+      await page.getByRole('radio', { name: 'Email' }).check();
+      await page.getByLabel('Email address').fill(`someone-${Date.now() % 100000}@example.org`);
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    }],
+    ['subscribe-error', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.getByRole('radio', { name: 'Email' }).check();
+      await page.getByLabel('Email address').fill('not an address');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Email address' }).waitFor();
+    }],
+    ['manage-push', async (page) => {
+      await page.goto(`${baseUrl}/manage/${push1.publicId}#token=${encodeURIComponent(push1.manageToken)}`);
+      await page.locator('img.qr[src^="blob:"]').waitFor();
+    }],
+    ['manage-calendar', async (page) => {
+      await page.goto(`${baseUrl}/manage/${planned.publicId}#token=${encodeURIComponent(planned.manageToken)}`);
+      await page.getByRole('link', { name: 'Add to my calendar' }).waitFor();
+    }],
+    ['manage-bad-link', async (page) => {
+      await page.goto(`${baseUrl}/manage/${push1.publicId}`);
+      await page.getByRole('alert').filter({ hasText: 'manage link' }).waitFor();
+    }],
+    ['verify-confirmed', async (page) => void (await page.goto(`${baseUrl}${verify}`))],
+    ['verify-already', async (page) => void (await page.goto(`${baseUrl}${verify}`))],
+    ['verify-bad-link', async (page) => void (await page.goto(`${baseUrl}/api/notification-subscriptions/nope/verify?token=x`, { referer: undefined }))],
+    ['docs', async (page) => {
+      await page.goto(`${baseUrl}/docs`);
+      await page.locator('.opblock').first().waitFor();
+    }],
+  ];
+  for (const [width, options] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ ...options, extraHTTPHeaders: { accept: 'text/html' } });
+    for (const [name, visit] of pages) {
+      const page = await context.newPage();
+      await visit(page);
+      const file = path.join(folder, `${name}-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      written.push(path.relative(process.cwd(), file));
+      await page.close();
+    }
+    await context.close();
+  }
+  console.log(`wrote ${written.length} screenshots:\n  ${written.join('\n  ')}`);
+} finally {
+  await browser.close();
+  await started.close();
+  await Promise.all([feed.close(), push.close(), smtp.close()]);
+  await database.drop();
+}

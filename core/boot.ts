@@ -8,24 +8,25 @@ import { defaultPluginsDir } from './paths.ts';
 import { discoverPlugins } from './plugins/discover.ts';
 import { PluginRegistry } from './plugins/registry.ts';
 
-export interface Platform {
+/** The installed plugins and the configuration schema they make with core's: what start-up, the CLI and the templates begin from. */
+export interface DiscoveredPlugins {
   registry: PluginRegistry;
   schema: JsonSchema;
 }
 
-export interface ConfiguredPlatform extends Platform {
+export interface ConfiguredPlugins extends DiscoveredPlugins {
   loaded: LoadedConfig;
   config: Readonly<CoreConfig>;
 }
 
 /** Discovers the plugins and composes the configuration schema: no I/O but reading plugins/. */
-export async function loadPlatform(pluginsDir = defaultPluginsDir): Promise<Platform> {
+export async function loadPlatform(pluginsDir = defaultPluginsDir): Promise<DiscoveredPlugins> {
   const registry = new PluginRegistry(await discoverPlugins(pluginsDir), [feedHealthCoreFeed]);
   return { registry, schema: composeConfigSchema(registry.configOwners()) };
 }
 
 /** loadPlatform plus the validated, frozen configuration. Throws ConfigError naming the keys. */
-export async function configurePlatform(env: EnvSnapshot, pluginsDir?: string): Promise<ConfiguredPlatform> {
+export async function configurePlatform(env: EnvSnapshot, pluginsDir?: string): Promise<ConfiguredPlugins> {
   const platform = await loadPlatform(pluginsDir);
   const loaded = loadConfig(env, platform.schema);
   return { ...platform, loaded, config: loaded.config as unknown as CoreConfig };

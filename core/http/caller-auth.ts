@@ -2,7 +2,7 @@ import { createVerifier } from 'fast-jwt';
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../errors.ts';
 
-import type { Caller } from '../plugin-api/core-services.ts';
+import type { Caller } from '../plugin-api/core-ports.ts';
 
 export type { Caller };
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import type { SubscriptionFilter } from './subscription-filter.ts';
+import type { SubscriptionFilter } from './matching/subscription-filter.ts';
 import { insertInChunks } from '../db/bulk-insert.ts';
 
 type Db = Knex | Knex.Transaction;

@@ -5,11 +5,11 @@ import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed
 import { plainLines, singleLine } from '../plugin-api/user-text.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
-import type { DeliveryDispatcher } from './delivery-dispatcher.ts';
+import type { DeliveryDispatcher } from './delivery/delivery-dispatcher.ts';
 import { insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
-import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from './fanout.ts';
-import type { FanoutExpander } from './fanout-expander.ts';
-import { systemDeliveryExists } from './ledger-repository.ts';
+import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from './fanout/claim-page.ts';
+import type { FanoutExpander } from './fanout/fanout-expander.ts';
+import { systemDeliveryExists } from './ledger/ledger-claims.ts';
 import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
 
 /**

@@ -9,7 +9,7 @@ export * from './feed-types.ts';
 export type * from './delivery-types.ts';
 export type * from './worker-types.ts';
 export type * from './pipeline-types.ts';
-export type * from './core-services.ts';
+export type * from './core-ports.ts';
 export type * from './queue-types.ts';
 export type * from './metrics-types.ts';
 export * from './public-views.ts';
@@ -62,7 +62,7 @@ export { createPluginTestContext, type PluginTestContextOptions } from './test-k
 export { plainLines, singleLine, stripBidiControls, withoutControls } from './user-text.ts';
 export { personPage, PERSON_PAGE_HEADERS, type PersonPage } from './person-page.ts';
 export { formatClockTime, formatDateTime, formatLocalDate, localInstant, zoneName } from './time-format.ts';
-export { backoffSeconds, type RetrySettings } from '../pipeline/retry-policy.ts';
+export { backoffSeconds, type RetrySettings } from '../pipeline/delivery/retry-policy.ts';
 export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
 export { Limiter } from './limiter.ts';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { Static, TObject } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
-import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
+import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-ports.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';

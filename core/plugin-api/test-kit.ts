@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import { composeConfigSchema, pickSections } from '../config/compose-schema.ts';
 import { loadConfig } from '../config/load-config.ts';
-import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-services.ts';
+import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-ports.ts';
 import type { PluginMetrics } from './metrics-types.ts';
 import type { FeedCatalogPort } from './feed-presentation.ts';
 import type { ConfigSections, DeliveryPluginContext, FeedPluginContext, SectionsConfig, TopicAllowlist } from './manifest.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
-import { compileFilter } from '../pipeline/subscription-filter.ts';
+import { compileFilter } from '../pipeline/matching/subscription-filter.ts';
 import { errorResponses, textResponse } from '../http/response-schemas.ts';
 import { ATOM_CONTENT_TYPE, renderAtom } from './atom-document.ts';
 import { CAP_CONTENT_TYPE, renderCapAlert } from './cap-document.ts';

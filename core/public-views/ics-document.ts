@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { ICalCalendar, ICalEventStatus } from 'ical-generator';
-import { compileFilter, type SubscriptionFilter } from '../pipeline/subscription-filter.ts';
+import { compileFilter, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 import type { CalendarEntry, FeedCalendar } from '../plugin-api/public-views.ts';
 import { icsText } from './ics-text.ts';
 

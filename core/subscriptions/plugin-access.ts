@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { LedgerAccess, SubscriptionAccess } from '../plugin-api/core-services.ts';
+import type { LedgerAccess, SubscriptionAccess } from '../plugin-api/core-ports.ts';
 import { pgArray as array } from '../db/pg-array.ts';
-import { toRecipient } from '../pipeline/recipient.ts';
+import { toRecipient } from '../pipeline/delivery/recipient.ts';
 import { activeAmong, findSubscription } from './subscription-repository.ts';
 
 /** Core's subscription table as plugins may see and change it. */

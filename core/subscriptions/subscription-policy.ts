@@ -3,7 +3,7 @@ import { Errors } from '../errors.ts';
 import { stripBidiControls } from '../plugin-api/user-text.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
-import { FILTER_FIELD_OF, type SubscriptionFilter } from '../pipeline/subscription-filter.ts';
+import { FILTER_FIELD_OF, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 

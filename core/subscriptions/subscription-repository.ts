@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { pgArray as array } from '../db/pg-array.ts';
 import type { UsageByKey } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
-import type { SubscriptionFilter } from '../pipeline/subscription-filter.ts';
+import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 
 type Db = Knex | Knex.Transaction;
 

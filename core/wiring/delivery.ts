@@ -3,11 +3,11 @@ import fp from 'fastify-plugin';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { DeliveryPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
 import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
-import { DeliveryDispatcher } from '../pipeline/delivery-dispatcher.ts';
-import { FanoutExpander } from '../pipeline/fanout-expander.ts';
-import type { FanoutRules } from '../pipeline/fanout.ts';
-import { DEFAULT_RETRY } from '../pipeline/retry-policy.ts';
-import { FilterCache } from '../pipeline/subscription-filter.ts';
+import { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
+import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
+import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
+import { DEFAULT_RETRY } from '../pipeline/delivery/retry-policy.ts';
+import { FilterCache } from '../pipeline/matching/subscription-filter.ts';
 
 /**
  * The delivery plugins: each gets its context (ports, never the pipeline)

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { feedMonitorWorker } from '../feeds/feed-monitor-runner.ts';
-import { DISPATCHER_QUEUE } from '../pipeline/delivery-dispatcher.ts';
-import { EXPANDER_QUEUE } from '../pipeline/fanout-expander.ts';
+import { DISPATCHER_QUEUE } from '../pipeline/delivery/delivery-dispatcher.ts';
+import { EXPANDER_QUEUE } from '../pipeline/fanout/fanout-expander.ts';
 import { retentionWorker } from '../retention/retention-worker.ts';
 import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
 

@@ -231,7 +231,7 @@ describe('the master switch', () => {
 
 describe('dispatcher shutdown', () => {
   it('does not wait forever for a target that ignores the abort signal', async () => {
-    const { DeliveryDispatcher } = await import('../../core/pipeline/delivery-dispatcher.ts');
+    const { DeliveryDispatcher } = await import('../../core/pipeline/delivery/delivery-dispatcher.ts');
     const { QueueRegistry } = await import('../../core/queue/queue-registry.ts');
     const { createWakeups } = await import('../../core/queue/wakeups.ts');
     const { pino } = await import('pino');

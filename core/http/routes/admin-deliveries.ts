@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { DeliveryDispatcher } from '../../pipeline/delivery-dispatcher.ts';
-import { LEDGER_STATUSES, listDeliveries, requeueFailedDeliveries, type LedgerStatus } from '../../pipeline/ledger-admin-repository.ts';
+import type { DeliveryDispatcher } from '../../pipeline/delivery/delivery-dispatcher.ts';
+import { LEDGER_STATUSES, listDeliveries, requeueFailedDeliveries, type LedgerStatus } from '../../pipeline/ledger/ledger-admin-repository.ts';
 import type { Knex } from 'knex';
 import { Errors } from '../../errors.ts';
 

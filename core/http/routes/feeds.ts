@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { FILTERABLE_FIELDS, type FilterableField, type NotificationFeedDefinition } from '../../plugin-api/feed-types.ts';
-import { FILTER_FIELD_OF } from '../../pipeline/subscription-filter.ts';
+import { FILTER_FIELD_OF } from '../../pipeline/matching/subscription-filter.ts';
 import type { FeedCatalogPort } from '../../plugin-api/feed-presentation.ts';
 
 const Field = Type.Union(FILTERABLE_FIELDS.map((field) => Type.Literal(field)));

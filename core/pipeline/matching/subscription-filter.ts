@@ -1,4 +1,4 @@
-import type { FilterableField, NotificationEvent } from '../plugin-api/feed-types.ts';
+import type { FilterableField, NotificationEvent } from '../../plugin-api/feed-types.ts';
 
 /** A subscription's filter as clients send it and as stored in filter_json. */
 export interface SubscriptionFilter {

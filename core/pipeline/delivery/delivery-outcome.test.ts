@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryOutcome } from '../plugin-api/delivery-types.ts';
+import type { DeliveryOutcome } from '../../plugin-api/delivery-types.ts';
 import { judgeDelivery } from './delivery-outcome.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');

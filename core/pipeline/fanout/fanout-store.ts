@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { LeasedQueueStore } from '../queue/leased-queue.ts';
-import type { FanoutEvent } from './fanout.ts';
-import { pgArray as array } from '../db/pg-array.ts';
+import type { LeasedQueueStore } from '../../queue/leased-queue.ts';
+import type { FanoutEvent } from './claim-page.ts';
+import { pgArray as array } from '../../db/pg-array.ts';
 
 /** What expanding one group of events came to (for the batch log line). */
 export interface FanoutOutcome {

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome } from '../plugin-api/delivery-types.ts';
+import type { DeliveryOutcome } from '../../plugin-api/delivery-types.ts';
 import { nextAttemptAt, type RetrySettings } from './retry-policy.ts';
 
 /** What the ledger records of one attempt (status `queued`: a transactional target took it, and settles it later). */

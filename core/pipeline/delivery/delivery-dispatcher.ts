@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import type { DeliveryOutcome, DeliveryRequest, DeliveryTarget } from '../plugin-api/delivery-types.ts';
-import { Limiter } from '../plugin-api/limiter.ts';
-import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
-import { activeAmong } from '../subscriptions/subscription-repository.ts';
+import type { DeliveryOutcome, DeliveryRequest, DeliveryTarget } from '../../plugin-api/delivery-types.ts';
+import { Limiter } from '../../plugin-api/limiter.ts';
+import type { QueueHandle, QueueRegistry } from '../../queue/queue-registry.ts';
+import { activeAmong } from '../../subscriptions/subscription-repository.ts';
 import { judgeDelivery, type SettledDelivery } from './delivery-outcome.ts';
-import type { LeasedClaim } from './fanout.ts';
+import type { LeasedClaim } from '../fanout/claim-page.ts';
 import { LedgerQueueStore, type LeasedDelivery } from './ledger-queue-store.ts';
 import { SettleAsYouGo } from './settle-as-you-go.ts';
 import { toRecipient } from './recipient.ts';

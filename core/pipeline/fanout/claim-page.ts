@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { NotificationEvent } from '../plugin-api/feed-types.ts';
-import type { SubscriptionRow } from './event-store.ts';
-import { claimEvents, coalesceClaims, supersedeWaiting, type ClaimTarget } from './ledger-repository.ts';
-import type { FilterCache } from './subscription-filter.ts';
+import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
+import type { SubscriptionRow } from '../event-store.ts';
+import { claimEvents, coalesceClaims, supersedeWaiting, type ClaimTarget } from '../ledger/ledger-claims.ts';
+import type { FilterCache } from '../matching/subscription-filter.ts';
 
 /** A stored event as fan-out sees it. */
 export interface FanoutEvent {

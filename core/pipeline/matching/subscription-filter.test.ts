@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '../plugin-api/feed-types.ts';
+import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
 import { compileFilter, FILTER_FIELD_OF, FilterCache, type SubscriptionFilter } from './subscription-filter.ts';
 
 const event = (fields: Record<string, string>, eventType = 'NewOutage'): NotificationEvent => ({

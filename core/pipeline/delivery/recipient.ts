@@ -1,4 +1,4 @@
-import type { SubscriptionRecipient, SubscriptionScope } from '../plugin-api/delivery-types.ts';
+import type { SubscriptionRecipient, SubscriptionScope } from '../../plugin-api/delivery-types.ts';
 
 /** The subscription columns a delivery target is shown. */
 export interface RecipientColumns {

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
-import { subscriptionPage } from './event-store.ts';
-import { claimPage, type FanoutRules } from './fanout.ts';
+import type { QueueHandle, QueueRegistry } from '../../queue/queue-registry.ts';
+import { subscriptionPage } from '../event-store.ts';
+import { claimPage, type FanoutRules } from './claim-page.ts';
 import { FanoutStore, type FanoutOutcome, type PendingFanout } from './fanout-store.ts';
-import type { TakeOverSlot } from './delivery-dispatcher.ts';
+import type { TakeOverSlot } from '../delivery/delivery-dispatcher.ts';
 
 export const EXPANDER_QUEUE = 'core.fanout-expander';
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
-import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import type { LeasedQueueStore } from '../queue/leased-queue.ts';
+import type { SubscriptionScope } from '../../plugin-api/delivery-types.ts';
+import type { NotificationEvent, RenderedNotification } from '../../plugin-api/feed-types.ts';
+import type { LeasedQueueStore } from '../../queue/leased-queue.ts';
 import type { SettledDelivery } from './delivery-outcome.ts';
-import { pgArray as array } from '../db/pg-array.ts';
+import { pgArray as array } from '../../db/pg-array.ts';
 
 /** A leased ledger row with its subscription and its (stored, rendered) event. */
 export interface LeasedDelivery {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pgArray as array } from '../db/pg-array.ts';
+import { pgArray as array } from '../../db/pg-array.ts';
 
 type Db = Knex | Knex.Transaction;
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => array(rows.map((row) => row[key]));

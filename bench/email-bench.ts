@@ -8,7 +8,7 @@
  * direct). PostgreSQL when it answers, else embedded PGlite.
  */
 import nodemailer from 'nodemailer';
-import { buildApp } from '../core/app.ts';
+import { buildApp, servicesOf } from '../core/app.ts';
 import { EmailComposer, type NotificationParams } from '../plugins/delivery-email/email-composer.ts';
 import { startSmtpDouble, SMTP_API_KEY, SMTP_USER } from '../test/doubles/smtp-double.ts';
 import { benchDatabase, benchPluginsDir, median, removeDir } from './bench-support.ts';
@@ -35,8 +35,8 @@ const app = await buildApp({
   pluginsDir,
 });
 await app.ready();
-const knex = app.services.database.knex;
-process.stdout.write(`database: ${app.services.database.description}\n`);
+const knex = servicesOf(app).database.knex;
+process.stdout.write(`database: ${servicesOf(app).database.description}\n`);
 
 await knex.raw(
   `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
@@ -64,10 +64,10 @@ async function viaOutbox(): Promise<number> {
   const key = `PO-BENCH-${++round}`;
   const sentBefore = await countSent();
   const acceptedBefore = smtp.accepted;
-  const result = await app.services.pipeline.processNotificationEvents([event(key)], { awaitDelivery: true });
+  const result = await servicesOf(app).pipeline.processNotificationEvents([event(key)], { awaitDelivery: true });
   if (result.deliveredCount !== TOTAL) throw new Error(`queued ${result.deliveredCount} of ${TOTAL}`);
   const started = performance.now();
-  await app.services.workers.runNow(WORKER);
+  await servicesOf(app).workers.runNow(WORKER);
   while ((await countSent()) - sentBefore < TOTAL) await new Promise((resolve) => setTimeout(resolve, 5));
   const seconds = (performance.now() - started) / 1000;
   if (smtp.accepted - acceptedBefore !== TOTAL) throw new Error(`relay accepted ${smtp.accepted - acceptedBefore} of ${TOTAL}`);
@@ -75,8 +75,8 @@ async function viaOutbox(): Promise<number> {
 }
 
 // The direct path sends what the outbox sent: the same composer, subjects, headers and Message-IDs.
-const composer = new EmailComposer({ publicBaseUrl: PUBLIC_BASE_URL, unsubscribeToken: (publicId) => `bench-token-${publicId}`, feeds: app.platform.feeds });
-const rendered = app.services.registry.rendererFor('utility.power-outages', 'NewOutage').render(event('PO-DIRECT'), {
+const composer = new EmailComposer({ publicBaseUrl: PUBLIC_BASE_URL, unsubscribeToken: (publicId) => `bench-token-${publicId}`, feeds: servicesOf(app).feeds });
+const rendered = servicesOf(app).registry.rendererFor('utility.power-outages', 'NewOutage').render(event('PO-DIRECT'), {
   config: { PowerOutages: { TimeZone: 'UTC' } },
 });
 const messages = await Promise.all(

@@ -7,7 +7,7 @@
  * them). Then the dispatch of those rows through the no-op target (lease,
  * settle: the database's share of each delivery).
  */
-import { buildApp } from '../core/app.ts';
+import { buildApp, servicesOf } from '../core/app.ts';
 import { benchDatabase, benchPluginsDir, memorySampler, perSecond, removeDir } from './bench-support.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
@@ -19,8 +19,8 @@ const app = await buildApp({
   workers: false,
 });
 await app.ready();
-const knex = app.services.database.knex;
-console.log(`database: ${app.services.database.description}; ${SUBSCRIPTIONS} subscriptions`);
+const knex = servicesOf(app).database.knex;
+console.log(`database: ${servicesOf(app).database.description}; ${SUBSCRIPTIONS} subscriptions`);
 
 // Subscriptions with a mix of filters that all match the event, so every one is compiled and evaluated.
 await knex.raw(
@@ -48,7 +48,7 @@ const event = {
 const memory = memorySampler();
 const ledgerRows = () => knex('notification_delivery_ledger').count({ n: '*' }).then(([row]) => Number(row.n));
 let started = performance.now();
-const result = await app.services.pipeline.processNotificationEvents([event]);
+const result = await servicesOf(app).pipeline.processNotificationEvents([event]);
 const handOverMs = performance.now() - started;
 while ((await ledgerRows()) < expectedMatches) await new Promise((resolve) => setTimeout(resolve, 20));
 const pipelineMs = performance.now() - started;

@@ -6,6 +6,7 @@ import type { EnvSnapshot } from './config/env-source.ts';
 import { ConfigError } from './config/load-config.ts';
 import { describeSectionTypo } from './config/section-typos.ts';
 import { pickSections } from './config/compose-schema.ts';
+import { publicCoreSettings } from './config/without-secrets.ts';
 import { createDatabase } from './db/database.ts';
 import { createFeedCatalog } from './plugins/feed-catalog.ts';
 import { compileTrust } from './http/client-address.ts';
@@ -22,7 +23,7 @@ import { observabilityWiring } from './wiring/observability.ts';
 import { operationsWiring } from './wiring/operations.ts';
 import { pipelineWiring } from './wiring/pipeline.ts';
 import { routesWiring } from './wiring/routes.ts';
-import type { AppServices, Platform } from './wiring/services.ts';
+import { startWiring, type AppServices, type Platform } from './wiring/services.ts';
 import { Shutdown } from './wiring/shutdown.ts';
 import { workersWiring } from './wiring/workers.ts';
 
@@ -93,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const platform: Platform = {
     registry,
     config,
+    coreSettings: publicCoreSettings(config),
     fullConfig: loaded.config,
     now: options.now ?? (() => new Date()),
     instanceId: randomUUID(),
@@ -102,7 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     monitors,
     feeds: createFeedCatalog(registry.feeds, (pluginId) => sections.get(pluginId) ?? {}),
   };
-  app.decorate('platform', platform);
+  const wiring = startWiring(platform);
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');
   for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));
   app.log.info({ database: database.description, plugins: registry.plugins.map((p) => p.folder) }, 'starting');
@@ -112,33 +114,45 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   shutdown.add('database', () => database.knex.destroy());
   app.addHook('onClose', () => shutdown.run());
   try {
-    await app.register(externalWiring, { database, shutdown });
-    await app.register(observabilityWiring);
-    await app.register(coreServicesWiring);
-    await app.register(deliveryWiring);
-    await app.register(pipelineWiring);
-    await app.register(routesWiring, { trustedProxy: trustedProxy! });
-    await app.register(operationsWiring);
-    await app.register(workersWiring);
+    await app.register(externalWiring, { database, shutdown, wiring });
+    await app.register(observabilityWiring, { wiring });
+    await app.register(coreServicesWiring, { wiring });
+    await app.register(deliveryWiring, { wiring });
+    await app.register(pipelineWiring, { wiring });
+    await app.register(routesWiring, { trustedProxy: trustedProxy!, wiring });
+    await app.register(operationsWiring, { wiring });
+    await app.register(workersWiring, { wiring });
   } catch (error) {
     // Whatever step failed, what was opened goes back: the pool's connections, the embedded data folder's lock.
     await shutdown.run();
     throw error;
   }
-  app.decorate('services', {
+  servicesByApp.set(app, {
     config,
     fullConfig: loaded.config,
     registry,
     database,
-    workers: app.external.workers,
-    targets: app.delivery.targets,
-    pipeline: app.notificationPipeline.pipeline,
-    dispatcher: app.delivery.dispatcher,
-    queues: app.coreServices.queues,
+    workers: wiring.external.workers,
+    targets: wiring.delivery.targets,
+    pipeline: wiring.pipeline.pipeline,
+    dispatcher: wiring.delivery.dispatcher,
+    queues: wiring.coreServices.queues,
     instanceId: platform.instanceId,
     now: platform.now,
-  } satisfies AppServices);
+    feeds: platform.feeds,
+    recordPoll: wiring.operations.recordPoll,
+  });
   return app;
+}
+
+/** Core's services by the app they were built for: kept here, never decorated onto the instance every plugin scope inherits. */
+const servicesByApp = new WeakMap<FastifyInstance, AppServices>();
+
+/** The read-only view of an app's services, for tests, benchmarks and the CLI (never handed to a plugin). */
+export function servicesOf(app: FastifyInstance): AppServices {
+  const services = servicesByApp.get(app);
+  if (!services) throw new Error('servicesOf: not an app made by buildApp');
+  return services;
 }
 
 /** A value built from configuration, or its problem added to the list. */

@@ -1,4 +1,5 @@
 import { enableCompileCache } from 'node:module';
+import { servicesOf } from './app.ts';
 
 // Node keeps the compiled code of every module in its compile cache (under
 // the OS temp folder, or NODE_COMPILE_CACHE), so a start after the first
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
       await app.close();
     },
   );
-  const { Host, Port } = app.services.config.Server;
+  const { Host, Port } = servicesOf(app).config.Server;
   try {
     await app.listen({ host: Host, port: Port });
   } catch (error) {

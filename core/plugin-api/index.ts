@@ -45,6 +45,7 @@ export {
   defineDeliveryPlugin,
   defineFeedPlugin,
   type ConfigSections,
+  type CoreSettings,
   type DeliveryPluginContext,
   type DeliveryPluginManifest,
   type FeedPluginContext,

@@ -13,6 +13,15 @@ import type { FeedPublicViews } from './public-views.ts';
 import type { FeedCatalogPort, FeedPresentation } from './feed-presentation.ts';
 import type { WorkerDefinition } from './worker-types.ts';
 
+/**
+ * Core's settings as a plugin reads them: the whole core configuration
+ * without its secrets (the database connection string, the JWT secret, the
+ * feed API's key are not in it).
+ */
+export type CoreSettings = Readonly<Omit<CoreConfig, 'ConnectionStrings' | 'Jwt' | 'ExternalProvider'>> & {
+  readonly ExternalProvider: { readonly BaseUrl?: string };
+};
+
 /** Config sections a plugin owns, by path (`PowerOutages`, `Notifications:Push`). */
 export type ConfigSections = Readonly<Record<string, TObject>>;
 export type SectionsConfig<S extends ConfigSections> = { readonly [K in keyof S]: Readonly<Static<S[K]>> };
@@ -29,14 +38,17 @@ export interface TopicAllowlist {
 }
 
 /**
- * What core hands every plugin when it wires it: its own config, a knex for
- * its OWN tables (never core's: a test fails when a plugin's SQL names one),
- * a logger, caller auth for its routes, the clock, and its metrics.
+ * What core hands every plugin when it wires it: its own config, core's
+ * settings without secrets, a knex for its OWN tables (never core's: a test
+ * fails when a plugin's SQL names one), a logger, caller auth for its
+ * routes, the clock, and its metrics. Nothing else of core is reachable
+ * from a plugin's routes or workers.
  */
 export interface PluginContextBase<S extends ConfigSections = ConfigSections> {
   readonly pluginId: string;
   readonly config: SectionsConfig<S>;
-  readonly coreConfig: Readonly<CoreConfig>;
+  /** Core's settings (PublicBaseUrl, NODE_ENV, Retention…), secrets left out. */
+  readonly coreConfig: CoreSettings;
   readonly db: Knex;
   readonly log: FastifyBaseLogger;
   readonly auth: CallerAuth;

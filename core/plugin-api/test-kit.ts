@@ -10,6 +10,7 @@ import type { FeedCatalogPort } from './feed-presentation.ts';
 import type { ConfigSections, DeliveryPluginContext, FeedPluginContext, SectionsConfig, TopicAllowlist } from './manifest.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
+import { publicCoreSettings } from '../config/without-secrets.ts';
 
 export interface PluginTestContextOptions {
   /** Settings as environment entries (`Notifications__Push__BaseUrl`), validated and defaulted like at start. */
@@ -61,7 +62,7 @@ export function createPluginTestContext<S extends ConfigSections>(
   return {
     pluginId: plugin.id,
     config: config as SectionsConfig<S>,
-    coreConfig: loaded.config as unknown as CoreConfig,
+    coreConfig: publicCoreSettings(loaded.config as unknown as CoreConfig),
     db: options.db ?? missing<Knex>('db'),
     log,
     auth: options.auth ?? missing<CallerAuth>('auth'),

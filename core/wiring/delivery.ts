@@ -8,16 +8,17 @@ import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
 import { DEFAULT_RETRY } from '../pipeline/delivery/retry-policy.ts';
 import { FilterCache } from '../pipeline/matching/subscription-filter.ts';
+import type { Wiring } from './services.ts';
 
 /**
  * The delivery plugins: each gets its context (ports, never the pipeline)
  * and builds its target; then the dispatcher that delivers through them.
- * Decorates `delivery`.
+ * Fills `wiring.delivery`.
  */
-async function delivery(app: FastifyInstance) {
-  const { platform } = app;
-  const { db, shutdown } = app.external;
-  const core = app.coreServices;
+async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
+  const { platform } = wiring;
+  const { db, shutdown } = wiring.external;
+  const core = wiring.coreServices;
   const targets = new Map<string, DeliveryTarget>();
   const contexts = new Map<string, DeliveryPluginContext>();
   for (const manifest of platform.registry.deliveries) {
@@ -25,7 +26,7 @@ async function delivery(app: FastifyInstance) {
     const context: DeliveryPluginContext = {
       pluginId: manifest.id,
       config: platform.sectionsOf(manifest.id) as SectionsConfig<any>,
-      coreConfig: platform.config,
+      coreConfig: platform.coreSettings,
       db,
       log,
       auth: core.auth,
@@ -34,7 +35,7 @@ async function delivery(app: FastifyInstance) {
       subscriptions: core.subscriptionAccess,
       ledger: core.ledgerAccess,
       queues: { define: <I, O>(definition: PluginQueueDefinition<I, O>) => core.queues.define(definition, log) },
-      metrics: app.observability.metrics.forPlugin(manifest.id),
+      metrics: wiring.observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
     };
     contexts.set(manifest.id, context);
@@ -66,7 +67,7 @@ async function delivery(app: FastifyInstance) {
     now: platform.now,
     // What feeds the ledger after a hand-over: settle() waits for it first (the expander, made below, feeds the dispatcher in turn).
     upstream: { settle: () => expander.settle() },
-    onSettled: (outcomes) => app.observability.deliveries.dispatched(outcomes),
+    onSettled: (outcomes) => wiring.observability.deliveries.dispatched(outcomes),
   });
   const expander = new FanoutExpander({
     db,
@@ -80,7 +81,7 @@ async function delivery(app: FastifyInstance) {
     reserveDelivery: () => dispatcher.reserve(),
     deliveryBatchSize: settings.DispatchBatchSize,
   });
-  app.decorate('delivery', { targets, contexts, dispatcher, expander, rules });
+  wiring.delivery = { targets, contexts, dispatcher, expander, rules };
 }
 
 export const deliveryWiring = fp(delivery, { name: 'np-delivery', dependencies: ['np-core-services'] });

@@ -8,15 +8,17 @@ import { WorkerLeases } from '../scheduler/worker-leases.ts';
 import { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
 import type { Database } from '../db/database.ts';
 import type { Shutdown } from './shutdown.ts';
+import type { Wiring } from './services.ts';
 
 /**
  * Third-party wiring, first: the database with every migration applied
  * (a failed migration stops the start), the scheduler of the workers, and
  * the wake-up channel, each added to buildApp's shutdown (which already
- * closes the database, last). Decorates `external`.
+ * closes the database, last). Fills `wiring.external`.
  */
-async function external(app: FastifyInstance, options: { database: Database; shutdown: Shutdown }) {
-  const { platform } = app;
+async function external(app: FastifyInstance, options: { database: Database; shutdown: Shutdown; wiring: Wiring }) {
+  const { wiring } = options;
+  const { platform } = wiring;
   const { database, shutdown } = options;
   const readiness = { migrated: false, pluginsLoaded: false };
   try {
@@ -28,10 +30,15 @@ async function external(app: FastifyInstance, options: { database: Database; shu
   }
   const wakeups = createWakeups(database.knex, database.kind, app.log.child({ component: 'wakeups' }));
   shutdown.add('wake-ups', () => wakeups.close());
-  await app.register(fastifySchedule);
-  const workers = new WorkerScheduler(app.scheduler, new WorkerLeases(database.knex, platform.instanceId), app.log);
+  // In a scope of its own: its `scheduler` decoration stays out of the plugins' reach, and it still stops when the app closes.
+  let scheduler: FastifyInstance['scheduler'] | undefined;
+  await app.register(async (scope) => {
+    await scope.register(fastifySchedule);
+    scheduler = scope.scheduler;
+  });
+  const workers = new WorkerScheduler(scheduler!, new WorkerLeases(database.knex, platform.instanceId), app.log);
   shutdown.add('workers', () => workers.stop());
-  app.decorate('external', { database, db: database.knex, workers, wakeups, shutdown, readiness });
+  wiring.external = { database, db: database.knex, workers, wakeups, shutdown, readiness };
 }
 
 export const externalWiring = fp(external, { name: 'np-external' });

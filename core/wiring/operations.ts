@@ -11,29 +11,24 @@ import { metricsRoutes } from '../http/routes/metrics.ts';
 import { docsUiOptions } from '../http/openapi.ts';
 import { createSecretScrubber } from '../logging/redaction.ts';
 import { registerDatabaseGauges } from '../observability/database-gauges.ts';
+import type { Wiring } from './services.ts';
 
 export interface Operations {
   /** The feed monitors' onPoll: counts, logs and records every poll (feed health, its alerts). */
   readonly recordPoll: (report: PollReport) => Promise<void>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    operations: Operations;
-  }
-}
-
 /**
  * What an operator reads and does, once the pipeline and the routes are
  * wired: feed health (the poll recorder and its alert subscription), the
  * gauges read from the database, /metrics, /docs, and the admin views of
- * feeds and deliveries. Decorates `operations`.
+ * feeds and deliveries. Fills `wiring.operations`.
  */
-async function operations(app: FastifyInstance) {
-  const { platform } = app;
-  const { db } = app.external;
-  const { metrics } = app.observability;
-  const { targets, dispatcher } = app.delivery;
+async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
+  const { platform } = wiring;
+  const { db } = wiring.external;
+  const { metrics } = wiring.observability;
+  const { targets, dispatcher } = wiring.delivery;
   const settings = platform.config.FeedHealth;
   let destination: string | null;
   try {
@@ -45,7 +40,7 @@ async function operations(app: FastifyInstance) {
   const names = new Map(platform.registry.feeds.map((manifest) => [manifest.feed.id, manifest.feed.displayName]));
   const recordPoll = createPollRecorder({
     db,
-    pipeline: app.notificationPipeline.handOver,
+    pipeline: wiring.pipeline.handOver,
     log: app.log,
     settings: { staleAfterPolls: settings.StaleAfterPolls },
     alerts: destination !== null,
@@ -65,7 +60,7 @@ async function operations(app: FastifyInstance) {
   const directProviders = [...targets].filter(([, target]) => target.deliver && !target.enqueue).map(([provider]) => provider);
   const feedIds = [...platform.registry.feeds.map((manifest) => manifest.feed.id), ...platform.registry.coreFeedIds()];
   await app.register(adminDeliveryRoutes, { db, dispatcher, directProviders, feedIds });
-  app.decorate('operations', { recordPoll });
+  wiring.operations = { recordPoll };
 }
 
 export const operationsWiring = fp(operations, { name: 'np-operations', dependencies: ['np-routes'] });

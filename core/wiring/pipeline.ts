@@ -4,16 +4,17 @@ import type { FeedPluginContext, SectionsConfig } from '../plugin-api/manifest.t
 import { countedPipeline } from '../observability/counted-pipeline.ts';
 import { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
 import { SubscriptionService } from '../subscriptions/subscription-service.ts';
+import type { Wiring } from './services.ts';
 
 /**
  * ProcessNotificationEvents, the subscription use cases, and the feed
  * plugins' contexts (the pipeline is their only way to deliver).
- * Decorates `notificationPipeline`.
+ * Fills `wiring.pipeline`.
  */
-async function pipeline(app: FastifyInstance) {
-  const { platform } = app;
-  const { db } = app.external;
-  const { targets, dispatcher, expander, rules } = app.delivery;
+async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
+  const { platform } = wiring;
+  const { db } = wiring.external;
+  const { targets, dispatcher, expander, rules } = wiring.delivery;
   const settings = platform.config.NotificationPipeline;
   const service = new NotificationPipelineService({
     db,
@@ -27,7 +28,7 @@ async function pipeline(app: FastifyInstance) {
     firstPageSize: settings.FanoutPageSize,
   });
   // What every caller hands events to: counted in the metrics.
-  const handOver = countedPipeline(service, app.observability.metrics);
+  const handOver = countedPipeline(service, wiring.observability.metrics);
   const subscriptions = new SubscriptionService({
     db,
     registry: platform.registry,
@@ -43,17 +44,17 @@ async function pipeline(app: FastifyInstance) {
     feedContexts.set(manifest.id, {
       pluginId: manifest.id,
       config: platform.sectionsOf(manifest.id) as SectionsConfig<any>,
-      coreConfig: platform.config,
+      coreConfig: platform.coreSettings,
       db,
       log: app.log.child({ plugin: manifest.id }),
-      auth: app.coreServices.auth,
+      auth: wiring.coreServices.auth,
       now: platform.now,
       pipeline: handOver,
-      metrics: app.observability.metrics.forPlugin(manifest.id),
+      metrics: wiring.observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
     });
   }
-  app.decorate('notificationPipeline', { pipeline: service, handOver, subscriptions, feedContexts });
+  wiring.pipeline = { pipeline: service, handOver, subscriptions, feedContexts };
 }
 
 export const pipelineWiring = fp(pipeline, { name: 'np-pipeline', dependencies: ['np-delivery'] });

@@ -11,18 +11,20 @@ import { healthRoutes } from '../http/routes/health.ts';
 import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
 import { webRoutes } from '../web/web-routes.ts';
+import type { Wiring } from './services.ts';
 
 const SERVICE_NAME = 'notification-pipeline';
 
 /** Routes, last: core's (health, catalog, subscriptions) and every plugin's, each in its own scope. */
-async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck }) {
-  const { platform } = app;
-  const { database, readiness } = app.external;
+async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck; wiring: Wiring }) {
+  const { wiring } = options;
+  const { platform } = wiring;
+  const { database, readiness } = wiring.external;
   installErrorHandler(app, { bodyLimit: platform.config.Server.BodyLimitBytes, maxParamLength: MAX_PARAM_LENGTH });
   installJsonBodyParser(app);
   installHostCheck(app);
   // Before any route: admin routes authenticate before validating, HEAD never changes state, no request string holds NUL.
-  installRouteGuards(app, app.coreServices.auth.adminOnly);
+  installRouteGuards(app, wiring.coreServices.auth.adminOnly);
   installInputGuards(app, options.trustedProxy);
   await app.register(healthRoutes, {
     serviceName: SERVICE_NAME,
@@ -35,18 +37,18 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck 
   });
   await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
   await app.register(subscriptionRoutes, {
-    service: app.notificationPipeline.subscriptions,
-    providers: [...app.delivery.targets.keys()],
-    authenticate: app.coreServices.auth.authenticate,
+    service: wiring.pipeline.subscriptions,
+    providers: [...wiring.delivery.targets.keys()],
+    authenticate: wiring.coreServices.auth.authenticate,
   });
-  await app.register(webRoutes, { service: app.notificationPipeline.subscriptions, providers: [...app.delivery.targets.keys()], authenticate: app.coreServices.auth.authenticate });
-  await app.register(publicViewRoutes);
+  await app.register(webRoutes, { service: wiring.pipeline.subscriptions, providers: [...wiring.delivery.targets.keys()], authenticate: wiring.coreServices.auth.authenticate });
+  await app.register(publicViewRoutes, { wiring });
   for (const manifest of platform.registry.deliveries) {
-    const context = app.delivery.contexts.get(manifest.id)!;
+    const context = wiring.delivery.contexts.get(manifest.id)!;
     if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
   }
   for (const manifest of platform.registry.feeds) {
-    const context = app.notificationPipeline.feedContexts.get(manifest.id)!;
+    const context = wiring.pipeline.feedContexts.get(manifest.id)!;
     if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
   }
 }

@@ -6,7 +6,7 @@ import type { CallerAuth, LedgerAccess, SubscriptionAccess } from '../plugin-api
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { FeedMonitorSettings } from '../plugin-api/feed-monitor.ts';
 import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
-import type { DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
+import type { CoreSettings, DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
 import type { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
@@ -18,11 +18,15 @@ import type { Wakeups } from '../queue/wakeups.ts';
 import type { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import type { Shutdown } from './shutdown.ts';
+import type { Observability } from './observability.ts';
+import type { Operations } from './operations.ts';
 
 /** What buildApp knows before Fastify exists: the plugins, the validated config, the clock. */
 export interface Platform {
   readonly registry: PluginRegistry;
   readonly config: Readonly<CoreConfig>;
+  /** The same without its secrets: what plugins get as `coreConfig`. */
+  readonly coreSettings: CoreSettings;
   readonly fullConfig: Readonly<Record<string, unknown>>;
   readonly now: () => Date;
   readonly instanceId: string;
@@ -86,15 +90,30 @@ export interface AppServices {
   readonly queues: QueueRegistry;
   readonly instanceId: string;
   readonly now: () => Date;
+  /** The installed feeds as people see them (what plugins get as `feeds`). */
+  readonly feeds: FeedCatalogPort;
+  /** What the feed monitors report each poll to (feed health). */
+  readonly recordPoll: Operations['recordPoll'];
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    platform: Platform;
-    external: External;
-    coreServices: CoreServices;
-    delivery: Delivery;
-    notificationPipeline: Pipeline;
-    services: AppServices;
-  }
+/**
+ * What the wiring steps build, each step reading the ones before and
+ * filling its own part. It lives in buildApp and in the options of core's
+ * own wiring plugins, never on the Fastify instance: a plugin's scope
+ * inherits every decoration of the root, and core's services must not be
+ * within its reach (contracts §14).
+ */
+export interface Wiring {
+  readonly platform: Platform;
+  external: External;
+  observability: Observability;
+  coreServices: CoreServices;
+  delivery: Delivery;
+  pipeline: Pipeline;
+  operations: Operations;
+}
+
+/** The wiring before its first step: only the platform is known. */
+export function startWiring(platform: Platform): Wiring {
+  return { platform } as Wiring;
 }

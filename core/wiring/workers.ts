@@ -5,6 +5,7 @@ import { DISPATCHER_QUEUE } from '../pipeline/delivery/delivery-dispatcher.ts';
 import { EXPANDER_QUEUE } from '../pipeline/fanout/fanout-expander.ts';
 import { retentionWorker } from '../retention/retention-worker.ts';
 import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
+import type { Wiring } from './services.ts';
 
 /** The queues of the pipeline itself (off with the master switch); plugins' queues (the email outbox) run regardless. */
 const PIPELINE_QUEUES = [EXPANDER_QUEUE, DISPATCHER_QUEUE];
@@ -15,13 +16,13 @@ const PIPELINE_QUEUES = [EXPANDER_QUEUE, DISPATCHER_QUEUE];
  * answers wake-ups; with workers on, every queue is started and swept, and
  * the monitors of the enabled feeds and the plugins' own workers run.
  */
-async function workers(app: FastifyInstance) {
-  const { platform } = app;
-  const { db, workers: scheduler, readiness } = app.external;
-  const { queues, endpoints } = app.coreServices;
-  const { targets } = app.delivery;
-  const { handOver, feedContexts } = app.notificationPipeline;
-  const { recordPoll } = app.operations;
+async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
+  const { platform } = wiring;
+  const { db, workers: scheduler, readiness } = wiring.external;
+  const { queues, endpoints } = wiring.coreServices;
+  const { targets } = wiring.delivery;
+  const { handOver, feedContexts } = wiring.pipeline;
+  const { recordPoll } = wiring.operations;
   const pipelineOn = platform.config.NotificationPipeline.Enabled;
   app.addHook('onReady', async () => {
     await syncSystemSubscriptions(db, platform.config.NotificationPipeline.SystemSubscriptions, platform.registry, targets);
@@ -48,7 +49,7 @@ async function workers(app: FastifyInstance) {
         for (const worker of manifest.workers?.(context) ?? []) scheduler.register(worker);
       }
       for (const manifest of platform.registry.deliveries) {
-        for (const worker of manifest.workers?.(app.delivery.contexts.get(manifest.id)!) ?? []) scheduler.register(worker);
+        for (const worker of manifest.workers?.(wiring.delivery.contexts.get(manifest.id)!) ?? []) scheduler.register(worker);
       }
     }
     readiness.pluginsLoaded = true;

@@ -14,6 +14,7 @@ import {
   PUBLIC_BASE_URL,
   startEmailApp,
 } from '../../test/doubles/smtp-test-app.ts';
+import { servicesOf } from '../../test/helpers/test-app.ts';
 
 describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: DatabaseKind) => {
   let database: ProvisionedDatabase;
@@ -32,8 +33,8 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
   });
 
   const app = () => harness.app;
-  const knex = () => harness.app.services.database.knex;
-  const drain = () => app().services.workers.runNow(OUTBOX_WORKER);
+  const knex = () => servicesOf(harness.app).database.knex;
+  const drain = () => servicesOf(app()).workers.runNow(OUTBOX_WORKER);
   const mailTo = (address: string) => smtp.messages.filter((message) => message.envelopeTo.includes(address));
   const subscriptionState = async (publicId: string) =>
     knex()('notification_subscriptions').where({ public_id: publicId }).first('is_active', 'pending_verification');
@@ -78,11 +79,11 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(againInBrowser.body).toContain('Already confirmed');
       expect(await subscriptionState(created.publicId)).toEqual({ is_active: true, pending_verification: false });
       // Once the alerts are stopped, the used link no longer says they are on.
-      await app().services.database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: false });
+      await servicesOf(app()).database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: false });
       const afterStop = await app().inject({ method: 'GET', url: link });
       expect(afterStop.statusCode).toBe(400);
       expect(afterStop.json()).toMatchObject({ code: 'NP_INVALID_FIELD', message: expect.stringContaining('query/token') });
-      await app().services.database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: true });
+      await servicesOf(app()).database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: true });
     });
 
     it('refuses a wrong token, a token of another subscription and a missing one with 400', async () => {
@@ -130,7 +131,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
           })),
         )
         .returning(['id', 'public_id', 'display_name', 'feed_id', 'destination']);
-      const target = app().delivery.targets.get('Email')!;
+      const target = servicesOf(app()).targets.get('Email')!;
       const recipients: SubscriptionRecipient[] = rows.map((row) => ({
         id: Number(row.id), publicId: row.public_id, displayName: row.display_name, feedId: row.feed_id, provider: 'Email', destination: row.destination, scope: 'Anonymous',
       }));
@@ -162,7 +163,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
   describe('notification emails', () => {
     it('carry the rendered subject, an HTML and a text part, and the unsubscribe headers', async () => {
       const subscription = await verifiedSubscription('Kandy alerts', 'notify@example.org');
-      const result = await app().services.pipeline.processNotificationEvents(
+      const result = await servicesOf(app()).pipeline.processNotificationEvents(
         [newOutageEvent('PO-100', ['Kandy <script>alert(1)</script>', 'Peradeniya & Co'])],
         { awaitDelivery: true },
       );
@@ -209,7 +210,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
 
     it('neutralises CR/LF in a subject: no header of its own, no extra recipient', async () => {
       await verifiedSubscription('Injection', 'inject@example.org');
-      await app().services.pipeline.processNotificationEvents([newOutageEvent('PO-101', ['Kandy\r\nBcc: evil@example.net'])], { awaitDelivery: true });
+      await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-101', ['Kandy\r\nBcc: evil@example.net'])], { awaitDelivery: true });
       await drain();
       const [email] = mailTo('inject@example.org').filter((m) => m.subject.startsWith('Power outage'));
       expect(email.subject).toBe('Power outage: Kandy Bcc: evil@example.net');
@@ -222,7 +223,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
   describe('unsubscribe', () => {
     it('GET shows a confirmation page that changes nothing; its form posts and unsubscribes', async () => {
       const subscription = await verifiedSubscription('Page', 'page@example.org');
-      await app().services.pipeline.processNotificationEvents([newOutageEvent('PO-200')], { awaitDelivery: true });
+      await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-200')], { awaitDelivery: true });
       await drain();
       const [email] = mailTo('page@example.org').filter((m) => m.subject.startsWith('Power outage'));
       const link = linkIn(email.text, 'unsubscribe');
@@ -248,7 +249,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
 
     it('one-click POST (RFC 8058) unsubscribes at once; a queued email is then not sent; a bad token is a 400', async () => {
       const subscription = await verifiedSubscription('One click', 'oneclick@example.org');
-      await app().services.pipeline.processNotificationEvents([newOutageEvent('PO-300')], { awaitDelivery: true });
+      await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-300')], { awaitDelivery: true });
       await drain();
       const link = linkIn(mailTo('oneclick@example.org').at(-1)!.text, 'unsubscribe');
 
@@ -265,7 +266,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       // A notification queued before the click whose first attempt failed (the relay was down): its retry
       // comes after the click, so it is dropped, and its ledger row says why.
       await smtp.down();
-      await app().services.pipeline.processNotificationEvents([newOutageEvent('PO-301')], { awaitDelivery: true });
+      await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-301')], { awaitDelivery: true });
       await drain();
       await smtp.up();
       expect(await knex()('email_outbox').where({ recipient: 'oneclick@example.org', state: 'failed' }).count({ n: '*' })).toEqual([{ n: 1 }]);
@@ -282,7 +283,7 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
 
     it('accepts a multipart/form-data one-click body too', async () => {
       const subscription = await verifiedSubscription('Multipart', 'multipart@example.org');
-      await app().services.pipeline.processNotificationEvents([newOutageEvent('PO-400')], { awaitDelivery: true });
+      await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-400')], { awaitDelivery: true });
       await drain();
       const link = linkIn(mailTo('multipart@example.org').at(-1)!.text, 'unsubscribe');
       const boundary = 'XyZ123';

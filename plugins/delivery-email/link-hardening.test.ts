@@ -6,6 +6,7 @@ import { contentDigests, rowCounts } from '../../test/helpers/table-state.ts';
 import type { TestApp } from '../../test/helpers/test-app.ts';
 import { startSmtpDouble, type SmtpDouble } from '../../test/doubles/smtp-double.ts';
 import { createEmailSubscription, emailPluginsDir, linkIn, OUTBOX_WORKER, startEmailApp } from '../../test/doubles/smtp-test-app.ts';
+import { servicesOf } from '../../test/helpers/test-app.ts';
 
 const SECRET = 'test-jwt-secret-0123456789abcdef';
 const ADMIN = { authorization: `Bearer ${jwtFor(SECRET, { sub: 'ops', role: 'admin' })}` };
@@ -16,7 +17,7 @@ describe('delivery-email links and admin routes under bad requests', () => {
   let smtp: SmtpDouble;
   let harness: TestApp;
   const app = () => harness.app;
-  const knex = () => harness.app.services.database.knex;
+  const knex = () => servicesOf(harness.app).database.knex;
   const mailTo = (address: string) => smtp.messages.filter((message) => message.envelopeTo.includes(address));
 
   beforeAll(async () => {
@@ -32,7 +33,7 @@ describe('delivery-email links and admin routes under bad requests', () => {
 
   async function verificationLink(destination: string) {
     const created = await createEmailSubscription(app(), { displayName: 'Home', destination });
-    await expect.poll(async () => (await app().services.workers.runNow(OUTBOX_WORKER), mailTo(destination).length), { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await servicesOf(app()).workers.runNow(OUTBOX_WORKER), mailTo(destination).length), { timeout: 10_000 }).toBe(1);
     return { created, link: linkIn(mailTo(destination)[0].text, 'verify') };
   }
 
@@ -71,7 +72,7 @@ describe('delivery-email links and admin routes under bad requests', () => {
     expect(test.statusCode, test.body).toBe(202);
     // The worker may be draining already (woken by the enqueue): wait for the email rather than for one run.
     const withLink = () => mailTo(row.destination).find((message) => message.text?.includes('/unsubscribe?token='))?.text;
-    await expect.poll(async () => (await app().services.workers.runNow(OUTBOX_WORKER), withLink()), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(async () => (await servicesOf(app()).workers.runNow(OUTBOX_WORKER), withLink()), { timeout: 10_000 }).toBeDefined();
     return withLink();
   }
 

@@ -8,6 +8,7 @@ import type { TestApp } from '../../test/helpers/test-app.ts';
 import { startSmtpDouble, type SmtpDouble } from '../../test/doubles/smtp-double.ts';
 import { emailPluginsDir, newOutageEvent, OUTBOX_WORKER, startEmailApp } from '../../test/doubles/smtp-test-app.ts';
 import { childEnv } from '../../test/helpers/child-env.ts';
+import { servicesOf } from '../../test/helpers/test-app.ts';
 
 const crashChild = fileURLToPath(new URL('../../test/doubles/smtp-crash-child.ts', import.meta.url));
 const FAN_OUT = 400;
@@ -52,7 +53,7 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
   it('two workers draining one outbox together send every item exactly once', async () => {
     const [a, b] = [await startEmailApp({ database, pluginsDir, smtp }), await startEmailApp({ database, pluginsDir, smtp })];
     apps.push(a, b);
-    const knex = a.app.services.database.knex;
+    const knex = servicesOf(a.app).database.knex;
     // Verified subscribers, inserted directly: one event then queues FAN_OUT emails in one transaction.
     await knex('notification_subscriptions').insert(
       Array.from({ length: FAN_OUT }, (_, i) => ({
@@ -66,10 +67,10 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
         is_active: true,
       })),
     );
-    const result = await a.app.services.pipeline.processNotificationEvents([newOutageEvent('PO-FAN')], { awaitDelivery: true });
+    const result = await servicesOf(a.app).pipeline.processNotificationEvents([newOutageEvent('PO-FAN')], { awaitDelivery: true });
     expect(result.deliveredCount).toBe(FAN_OUT);
     // The hand-over to the outbox woke instance a in process and instance b by NOTIFY; both sweeps run too, at the same time.
-    await Promise.all([a.app.services.workers.runNow(OUTBOX_WORKER), b.app.services.workers.runNow(OUTBOX_WORKER)]);
+    await Promise.all([servicesOf(a.app).workers.runNow(OUTBOX_WORKER), servicesOf(b.app).workers.runNow(OUTBOX_WORKER)]);
     await expect.poll(async () => (await knex('email_outbox').where({ state: 'sent', kind: 'notification' }).count({ n: '*' }))[0].n, { timeout: 20_000 }).toBe(FAN_OUT);
 
     const fanMail = smtp.messages.filter((message) => message.envelopeTo[0]?.startsWith('fan-'));

@@ -4,6 +4,7 @@ import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../.
 import type { TestApp } from '../../test/helpers/test-app.ts';
 import { startSmtpDouble, type SmtpDouble } from '../../test/doubles/smtp-double.ts';
 import { createEmailSubscription, emailPluginsDir, startEmailApp } from '../../test/doubles/smtp-test-app.ts';
+import { servicesOf } from '../../test/helpers/test-app.ts';
 
 describe('email outbox retention', () => {
   let database: ProvisionedDatabase;
@@ -14,7 +15,7 @@ describe('email outbox retention', () => {
     database = await provisionDatabase(await preferredKind());
     smtp = await startSmtpDouble();
     harness = await startEmailApp({ database, pluginsDir: emailPluginsDir(), smtp, env: { Retention__Days: '30' } });
-    await harness.app.services.workers.runNow('delivery-email.retention');
+    await servicesOf(harness.app).workers.runNow('delivery-email.retention');
   });
   afterAll(async () => {
     await harness?.close();
@@ -23,7 +24,7 @@ describe('email outbox retention', () => {
   });
 
   it('forgets sent and dead items past Retention__Days, never one still to send', async () => {
-    const knex = harness.app.services.database.knex;
+    const knex = servicesOf(harness.app).database.knex;
     await smtp.down();
     const subscription = await createEmailSubscription(harness.app, { displayName: 'old', destination: 'old@example.org' });
     const { id } = await knex('notification_subscriptions').where({ public_id: subscription.publicId }).first('id');
@@ -35,7 +36,7 @@ describe('email outbox retention', () => {
       due_at: knex.raw(`now() + interval '1 day'`),
     });
     const ids = (await knex('email_outbox').insert([item('sent', 40), item('dead', 40), item('sent', 2), item('pending', 40)]).returning('id')).map((row: { id: number }) => Number(row.id));
-    await harness.app.services.workers.runNow('delivery-email.retention', { force: true });
+    await servicesOf(harness.app).workers.runNow('delivery-email.retention', { force: true });
     const left = (await knex('email_outbox').where({ recipient: 'old@example.org', kind: 'notification' }).orderBy('id').pluck('id')).map(Number);
     // The old item still to send stays, whatever its age.
     expect(left).toEqual([ids[2], ids[3]]);

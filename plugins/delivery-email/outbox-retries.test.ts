@@ -5,6 +5,7 @@ import { databaseKinds, preferredKind, provisionDatabase, type DatabaseKind, typ
 import type { TestApp } from '../../test/helpers/test-app.ts';
 import { startSmtpDouble, type SmtpDouble } from '../../test/doubles/smtp-double.ts';
 import { createEmailSubscription, emailPluginsDir, newOutageEvent, OUTBOX_WORKER, startEmailApp, testClock } from '../../test/doubles/smtp-test-app.ts';
+import { servicesOf } from '../../test/helpers/test-app.ts';
 
 const JWT_SECRET = 'test-jwt-secret-0123456789abcdef';
 const MAX_ATTEMPTS = 3;
@@ -39,8 +40,8 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
   });
 
   const app = () => harness.app;
-  const knex = () => harness.app.services.database.knex;
-  const drain = () => app().services.workers.runNow(OUTBOX_WORKER);
+  const knex = () => servicesOf(harness.app).database.knex;
+  const drain = () => servicesOf(app()).workers.runNow(OUTBOX_WORKER);
   const received = (address: string) => smtp.messages.filter((message) => message.envelopeTo.includes(address));
   const itemOf = async (address: string) => knex()('email_outbox').where({ recipient: address }).first();
   const admin = { authorization: `Bearer ${jwtFor(JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
@@ -95,7 +96,7 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     await drain();
     await knex()('notification_subscriptions').where({ destination: 'busy@example.org' }).update({ is_active: true, pending_verification: false });
     smtp.failNext({ kind: 'reject', code: 451, message: 'Try again later' });
-    await app().services.pipeline.processNotificationEvents([newOutageEvent('PO-451')], { awaitDelivery: true });
+    await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-451')], { awaitDelivery: true });
     await drain();
     const item = await knex()('email_outbox').where({ recipient: 'busy@example.org', kind: 'notification' }).first();
     expect(item).toMatchObject({ state: 'failed', attempts: 1, last_error: 'SMTP 451 on DATA (EMESSAGE)' });
@@ -190,8 +191,8 @@ describe('without a relay configured', () => {
     const harness = await startEmailApp({ database, pluginsDir: emailPluginsDir(), smtp, env: { EmailProvider__Host: '' } });
     try {
       await createEmailSubscription(harness.app, { displayName: 'later', destination: 'later@example.org' });
-      await harness.app.services.workers.runNow(OUTBOX_WORKER);
-      expect(await harness.app.services.database.knex('email_outbox').first('state', 'attempts')).toEqual({ state: 'pending', attempts: 0 });
+      await servicesOf(harness.app).workers.runNow(OUTBOX_WORKER);
+      expect(await servicesOf(harness.app).database.knex('email_outbox').first('state', 'attempts')).toEqual({ state: 'pending', attempts: 0 });
       expect(harness.logs.filter((line) => line.includes('EmailProvider__Host is not set'))).toHaveLength(1);
     } finally {
       await harness.close();

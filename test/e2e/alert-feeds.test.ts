@@ -3,6 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capSchemaErrors, parseCap, referencesOf, type ParsedCapAlert } from '../helpers/cap-validation.ts';
 import { startOutageFeedsApp, type OutageFeedsApp } from '../helpers/outage-feeds-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const BASE = 'https://alerts.example.org';
 const POWER_ATOM = '/api/notification-feeds/utility.power-outages/atom.xml';
@@ -148,16 +149,16 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
     const { publicId, manageToken } = await service.subscribe('utility.power-outages', {}, 'Mine');
     const test = await app.inject({ method: 'POST', url: `/api/notification-subscriptions/${publicId}/test`, headers: { 'x-subscription-token': manageToken } });
     expect(test.statusCode).toBe(202);
-    const [testEvent] = await app.services.database.knex('notification_events').where('event_type', 'Test').pluck('id');
+    const [testEvent] = await servicesOf(app).database.knex('notification_events').where('event_type', 'Test').pluck('id');
     expect((await get(`/api/notification-events/${testEvent}/cap.xml`)).statusCode).toBe(404);
     const announcement = {
       feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'announcement-twice',
       fields: { feeders: '', areas: '', title: 'Planned maintenance window', message: 'Tonight.' },
       sourcePayload: { title: 'Planned maintenance window', message: 'Tonight.', areas: [], feeders: [] },
     };
-    await app.services.pipeline.processNotificationEvents([announcement]);
-    await app.services.pipeline.processNotificationEvents([announcement]); // handed over again: a second row, one announcement
-    const ids = await app.services.database.knex('notification_events').where('source_key', 'announcement-twice').orderBy('id').pluck('id');
+    await servicesOf(app).pipeline.processNotificationEvents([announcement]);
+    await servicesOf(app).pipeline.processNotificationEvents([announcement]); // handed over again: a second row, one announcement
+    const ids = await servicesOf(app).database.knex('notification_events').where('source_key', 'announcement-twice').orderBy('id').pluck('id');
     expect(ids).toHaveLength(2);
     const titles = (await atom(POWER_ATOM)).entries.map((entry) => entry.title);
     expect(titles).not.toContain('Test notification: Mine');
@@ -173,7 +174,7 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
       fields: { feeders: '', areas: 'Matara', title: `Notice ${i}`, message: 'm' },
       sourcePayload: { title: `Notice ${i}`, message: 'm', areas: ['Matara'], feeders: [] },
     }));
-    await app.services.pipeline.processNotificationEvents(many);
+    await servicesOf(app).pipeline.processNotificationEvents(many);
     const response = await get(POWER_ATOM);
     const titles = parseAtom(response.body).entries.map((entry) => entry.title);
     expect(titles).toHaveLength(50);

@@ -5,6 +5,7 @@ import { parseWithIcalJs, parseWithNodeIcal } from '../helpers/ics-parsers.ts';
 import { startOutageFeedsApp, type OutageFeedsApp } from '../helpers/outage-feeds-app.ts';
 import { loadUpcoming } from '../../plugins/utility-scheduled-outages/scheduled-store.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const MONITOR = 'utility-scheduled-outages.monitor';
 const CALENDAR = '/api/notification-feeds/utility.scheduled-outages/calendar.ics';
@@ -171,7 +172,7 @@ describe('a feed whose list of planned outages becomes empty', () => {
     service.feed.setScheduledOutages([planned(), kandy]);
     await service.poll(MONITOR);
     expect(uidsOf((await service.get(CALENDAR)).body)).toEqual(['SO-77@alerts.example.org', 'SO-80@alerts.example.org']);
-    const knex = service.app.services.database.knex;
+    const knex = servicesOf(service.app).database.knex;
     expect((await loadUpcoming(knex, '2026-11-22', '2026-11-30')).map((item) => item.id)).toEqual(['SO-77', 'SO-80']);
 
     clock = new Date('2026-11-22T05:00:00Z');

@@ -8,6 +8,7 @@ import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
 import { childEnv } from '../helpers/child-env.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const SUBSCRIBERS = 10_000;
 
@@ -21,7 +22,7 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
     });
     const observer = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
-    const knex = observer.app.services.database.knex;
+    const knex = servicesOf(observer.app).database.knex;
     await knex.raw(
       `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
        SELECT 'kill-' || g, 'kill ' || g, 'utility.power-outages', '{}', 'Push', 'alerts-kill-' || g, 'Anonymous', true FROM generate_series(1, ?) g`,

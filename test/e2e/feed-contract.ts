@@ -4,6 +4,7 @@ import { startUtilityFeedDouble, type FeedFault, type UtilityFeedDouble } from '
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 /** A feed plugin as the contract drives it: where its answer is served, how to make one new item, where it stores. */
 export interface FeedUnderContract {
@@ -55,10 +56,10 @@ export function describeFeedContract(feed: FeedUnderContract): void {
     const start = async () => {
       started = await startTestApp({ database, pluginsDir, env: env(true) });
     };
-    const knex = () => started.app.services.database.knex;
+    const knex = () => servicesOf(started.app).database.knex;
     const poll = async () => {
-      await started.app.services.workers.runNow(monitor, { force: true });
-      await started.app.services.dispatcher.settle();
+      await servicesOf(started.app).workers.runNow(monitor, { force: true });
+      await servicesOf(started.app).dispatcher.settle();
     };
     const endpointState = () => knex()('endpoint_checks').where({ key: feed.plugin }).first('content_sha256', 'last_changed_at');
     const counts = () => ({ system: push.messages(feed.systemTopic).length, subscriber: push.messages(topic).length });
@@ -138,7 +139,7 @@ export function describeFeedContract(feed: FeedUnderContract): void {
       const started = await startTestApp({ database, pluginsDir, env: e2eEnv(utility, push, { ...WITHOUT_DEFAULT_SYSTEM_SUBSCRIPTIONS, [`${feed.section}__Enabled`]: 'false' }) });
       try {
         await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(started.app.services.workers.names).not.toContain(monitor);
+        expect(servicesOf(started.app).workers.names).not.toContain(monitor);
         expect(utility.requests[feed.path]).toBeUndefined();
       } finally {
         await started.close();

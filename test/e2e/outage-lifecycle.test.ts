@@ -8,6 +8,7 @@ import { capSchemaErrors, parseCap, referencesOf } from '../helpers/cap-validati
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const MONITOR = 'utility-power-outages.monitor';
 const SYSTEM = 'utility-power-outages';
@@ -36,7 +37,7 @@ function lifecycleHarness() {
       });
       h.app = h.started.app;
       // The poll made at start (when its lease is due): waited for, so every poll after it is the test's own.
-      await h.app.services.workers.runNow(MONITOR);
+      await servicesOf(h.app).workers.runNow(MONITOR);
     },
     async restart(env: Record<string, string>) {
       await h.started?.close();
@@ -44,11 +45,11 @@ function lifecycleHarness() {
     },
     /** One poll now, then every delivery that is due. */
     async poll() {
-      await h.app.services.workers.runNow(MONITOR, { force: true });
-      await h.app.services.dispatcher.settle();
+      await servicesOf(h.app).workers.runNow(MONITOR, { force: true });
+      await servicesOf(h.app).dispatcher.settle();
     },
     titles: (topic: string) => h.push.messages(topic).map((message) => message.title ?? ''),
-    knex: () => h.app.services.database.knex,
+    knex: () => servicesOf(h.app).database.knex,
     ledger: (sourceKeyPrefix: string) => h.knex()('notification_delivery_ledger').whereLike('source_key', `${sourceKeyPrefix}%`).orderBy('id'),
   };
   beforeAll(async () => {
@@ -147,14 +148,14 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
   const waitForMessages = async (topic: string, count: number) => {
     await expect.poll(() => h.push.messages(topic).length, { timeout: 30_000, interval: 200 }).toBe(count);
     // The push server holds a message before the batch that sent it records it: let that batch settle.
-    await h.app.services.dispatcher.settle();
+    await servicesOf(h.app).dispatcher.settle();
   };
   const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
   /** The cooldown ends now for the rows it holds (what the hour passing would do), and the dispatcher is woken. */
   const endWindow = async () => {
     await h.knex()('notification_delivery_ledger').whereIn('status', ['pending', 'retrying']).where('next_attempt_at', '>', h.knex().fn.now()).update({ next_attempt_at: h.knex().fn.now() });
-    h.app.services.dispatcher.wake();
-    await h.app.services.dispatcher.settle();
+    servicesOf(h.app).dispatcher.wake();
+    await servicesOf(h.app).dispatcher.settle();
   };
   const statusesOf = async (prefix: string) => (await h.ledger(prefix)).map((row) => [row.source_key, row.status]);
 
@@ -196,7 +197,7 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T09:00:00Z', customersAffected: 900 })]);
     await h.poll();
     await pause(1);
-    await h.app.services.dispatcher.settle();
+    await servicesOf(h.app).dispatcher.settle();
     expect(h.push.allMessages()).toHaveLength(before);
   });
 
@@ -256,7 +257,7 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     await h.poll();
     await waitForMessages(h.kandy, 7);
     await endWindow(); // past the window the estimate would have waited for
-    await h.app.services.dispatcher.settle();
+    await servicesOf(h.app).dispatcher.settle();
     expect(h.titles(h.kandy).slice(-2)).toEqual(['Power outage, new estimate: Kandy', 'Power restored: Kandy']);
     expect(h.push.messages(h.kandy).at(-1)?.sequence_id).toBe('po-PO-2');
     expect((await h.ledger('PO-2:etr:4')).map((row) => row.status)).toEqual(['superseded', 'superseded']);

@@ -7,6 +7,7 @@ import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const chromiumPath = findChromium();
 const SLOW = { timeout: 20_000, interval: 100 };
@@ -165,7 +166,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   it('a verify link opened twice says the alerts are on, in the site\'s look, with the way back', async () => {
     const created = await create({ displayName: LONG_COMPOUND, feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'twice@example.org' } });
     expect(created.status).toBe(201);
-    await started.app.services.workers.runNow(OUTBOX);
+    await servicesOf(started.app).workers.runNow(OUTBOX);
     const mail = smtp.messages.find((message) => message.header('to')?.includes('twice@example.org'));
     const link = /http:\/\/127\.0\.0\.1:5000(\/api\/notification-subscriptions\/[^\s>"]+\/verify\?token=[^\s>"&]+)/.exec(mail?.text ?? '')?.[1];
     expect(link).toBeDefined();

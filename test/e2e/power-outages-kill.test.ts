@@ -7,6 +7,7 @@ import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
 import { childEnv } from '../helpers/child-env.ts';
+import { servicesOf } from '../../core/app.ts';
 
 describe.runIf(await postgresReachable())('power outages across a kill -9 of the service', () => {
   it('delivers each event to each subscriber once: one ledger row, one notification on the phone', async () => {
@@ -28,7 +29,7 @@ describe.runIf(await postgresReachable())('power outages across a kill -9 of the
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const observer = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
-    const knex = observer.app.services.database.knex;
+    const knex = servicesOf(observer.app).database.knex;
     try {
       await expect.poll(async () => (await knex('notification_delivery_ledger').where({ status: 'delivering' })).length, { timeout: 20_000 }).toBe(2);
       child.kill('SIGKILL');

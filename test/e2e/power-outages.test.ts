@@ -6,6 +6,7 @@ import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../h
 import { e2eEnv, E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const MONITOR = 'utility-power-outages.monitor';
 const outage = (id: string, feeder: string, areas: string[], timeRestored: string | null = null) => ({
@@ -32,11 +33,11 @@ describe('power outages end to end: feed double → monitor → pipeline → pus
   };
   /** One poll now, then every delivery it caused. */
   const poll = async () => {
-    await app.services.workers.runNow(MONITOR, { force: true });
-    await app.services.dispatcher.settle();
+    await servicesOf(app).workers.runNow(MONITOR, { force: true });
+    await servicesOf(app).dispatcher.settle();
   };
   const titles = (topic: string) => push.messages(topic).map((message) => message.title ?? '');
-  const storedOutages = () => app.services.database.knex('power_outages').orderBy('id');
+  const storedOutages = () => servicesOf(app).database.knex('power_outages').orderBy('id');
   const subscribe = async (name: string, filter: object) => {
     const response = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: name, feedId: 'utility.power-outages', filter, delivery: { provider: 'Push' } } });
     expect(response.statusCode, response.body).toBe(201);

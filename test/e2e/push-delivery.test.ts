@@ -4,6 +4,7 @@ import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble, type PushServerDouble }
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const event = (id: string, eventType = 'NewOutage'): NotificationEvent => ({
   feedId: 'utility.power-outages',
@@ -33,12 +34,12 @@ describe('push delivery through the pipeline and the dispatcher', () => {
       },
     });
   };
-  const knex = () => started.app.services.database.knex;
+  const knex = () => servicesOf(started.app).database.knex;
   const ledger = () => knex()('notification_delivery_ledger').orderBy('id');
   /** Makes waiting retries due now instead of after their backoff. */
   const retryNow = async () => {
     await knex()('notification_delivery_ledger').where({ status: 'retrying' }).update({ next_attempt_at: knex().fn.now() });
-    await started.app.services.dispatcher.drain();
+    await servicesOf(started.app).dispatcher.drain();
   };
   const messages = () => push.messages('utility-power-outages');
 
@@ -59,8 +60,8 @@ describe('push delivery through the pipeline and the dispatcher', () => {
   });
 
   it('publishes the rendered message, and a Restoration shares its NewOutage\'s sequence id', async () => {
-    await started.app.services.pipeline.processNotificationEvents([event('PO-1')], { awaitDelivery: true });
-    await started.app.services.pipeline.processNotificationEvents([event('PO-1', 'Restoration')], { awaitDelivery: true });
+    await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-1')], { awaitDelivery: true });
+    await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-1', 'Restoration')], { awaitDelivery: true });
     const [outage, restored] = messages();
     expect(outage).toMatchObject({ topic: 'utility-power-outages', title: 'Power outage: Kandy', priority: 4 });
     expect(restored).toMatchObject({ title: 'Power restored: Kandy', sequence_id: outage.sequence_id });
@@ -69,7 +70,7 @@ describe('push delivery through the pipeline and the dispatcher', () => {
 
   it('503 twice, then success: exactly one message, one ledger row, three attempts', async () => {
     push.failNext(2, { status: 503 });
-    const result = await started.app.services.pipeline.processNotificationEvents([event('PO-2')], { awaitDelivery: true });
+    const result = await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-2')], { awaitDelivery: true });
     expect(result.deliveredCount).toBe(0);
     expect((await ledger())[0]).toMatchObject({ status: 'retrying', attempts: 1 });
     expect((await ledger())[0].last_error).toMatch(/503/);
@@ -81,7 +82,7 @@ describe('push delivery through the pipeline and the dispatcher', () => {
 
   it('retries a publish that hangs past the timeout', async () => {
     push.delayNext(1, 1500);
-    await started.app.services.pipeline.processNotificationEvents([event('PO-3')], { awaitDelivery: true });
+    await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-3')], { awaitDelivery: true });
     expect((await ledger())[0]).toMatchObject({ status: 'retrying', attempts: 1 });
     await retryNow();
     expect((await ledger())[0]).toMatchObject({ status: 'delivered', attempts: 2 });
@@ -92,12 +93,12 @@ describe('push delivery through the pipeline and the dispatcher', () => {
 
   it('keeps a pending retry across a restart and delivers it once', async () => {
     push.failNext(1, { status: 429, code: 42901 });
-    await started.app.services.pipeline.processNotificationEvents([event('PO-4')], { awaitDelivery: true });
+    await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-4')], { awaitDelivery: true });
     expect((await ledger())[0].status).toBe('retrying');
     await started.close();
     await start();
     await retryNow();
-    await started.app.services.dispatcher.drain();
+    await servicesOf(started.app).dispatcher.drain();
     expect((await ledger()).map((row) => row.status)).toEqual(['delivered']);
     expect(messages()).toHaveLength(1);
   });
@@ -105,16 +106,16 @@ describe('push delivery through the pipeline and the dispatcher', () => {
   it('records 401 (wrong token) and 403 (no write access) as failed, without retrying or logging the token', async () => {
     await started.close();
     await start('tk_wrongtokenwrongtokenwrongtoke');
-    await started.app.services.pipeline.processNotificationEvents([event('PO-5')], { awaitDelivery: true });
+    await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-5')], { awaitDelivery: true });
     expect((await ledger())[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect((await ledger())[0].last_error).toMatch(/401.*40101/);
-    await started.app.services.dispatcher.drain();
+    await servicesOf(started.app).dispatcher.drain();
     expect((await ledger())[0].attempts).toBe(1);
     expect(started.logs.join('')).not.toContain('tk_wrongtokenwrongtokenwrongtoke');
     await started.close();
     await start('');
     await knex()('notification_delivery_ledger').delete();
-    await started.app.services.pipeline.processNotificationEvents([event('PO-6')], { awaitDelivery: true });
+    await servicesOf(started.app).pipeline.processNotificationEvents([event('PO-6')], { awaitDelivery: true });
     expect((await ledger())[0].last_error).toMatch(/403.*40301/);
     expect(messages()).toHaveLength(0);
     await started.close();

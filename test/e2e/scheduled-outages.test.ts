@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../core/app.ts';
+import { buildApp, servicesOf } from '../../core/app.ts';
 import { startPushServerDouble, type PushServerDouble } from '../doubles/push-server-double.ts';
 import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
@@ -42,8 +42,8 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
     app = started.app;
   };
   const poll = async () => {
-    await app.services.workers.runNow(MONITOR, { force: true });
-    await app.services.dispatcher.settle();
+    await servicesOf(app).workers.runNow(MONITOR, { force: true });
+    await servicesOf(app).dispatcher.settle();
   };
   const titles = (topic: string) => push.messages(topic).map((message) => message.title ?? '');
 
@@ -99,7 +99,7 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
     expect(weekly.message).toBe('Tue, 24 Nov 2026:\n  Gampola, Nawalapitiya: 08:00–12:00 GMT+5:30 (feeder F3)\nFri, 27 Nov 2026:\n  Galle: 09:00–17:00 GMT+5:30 (feeder F1)');
     // The Gampola subscriber's filter matches the digests that list Gampola.
     expect(titles(gampola).filter((title) => title.startsWith('Planned outages'))).toHaveLength(2);
-    const runs = await app.services.database.knex('scheduled_outage_digest_runs').orderBy('digest_type');
+    const runs = await servicesOf(app).database.knex('scheduled_outage_digest_runs').orderBy('digest_type');
     expect(runs.map((run) => [run.digest_type, run.period, run.source_key])).toEqual([
       ['DailyUpdate', '2026-11-23', 'daily-2026-11-23'],
       ['WeeklyDigest', '2026-W48', 'weekly-2026-W48'],
@@ -117,7 +117,7 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
     clock = new Date('2026-11-23T00:50:00Z'); // back in the digest hour: runs are recorded, nothing repeats
     await poll();
     expect(push.allMessages().length).toBe(before);
-    expect(await app.services.database.knex('scheduled_outage_reminder_runs').pluck('source_key')).toEqual(['reminder-2026-11-24']);
+    expect(await servicesOf(app).database.knex('scheduled_outage_reminder_runs').pluck('source_key')).toEqual(['reminder-2026-11-24']);
   });
 
   it('refuses to start with a time zone that does not exist, naming the key', async () => {

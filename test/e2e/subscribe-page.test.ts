@@ -9,6 +9,7 @@ import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 // jsqr's UMD bundle exports the function itself; its types declare it as `export default`.
 const jsQR = jsQRExports as unknown as typeof jsQRExports.default;
@@ -36,10 +37,10 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
   /** Console errors (a CSP violation is one), page errors, and requests to anywhere but the service. */
   let problems: string[];
 
-  const knex = () => started.app.services.database.knex;
+  const knex = () => servicesOf(started.app).database.knex;
   const pollFeed = async () => {
-    await started.app.services.workers.runNow(MONITOR, { force: true });
-    await started.app.services.dispatcher.settle();
+    await servicesOf(started.app).workers.runNow(MONITOR, { force: true });
+    await servicesOf(started.app).dispatcher.settle();
   };
 
   async function openPage(path: string, options: BrowserContextOptions = {}): Promise<Page> {
@@ -151,7 +152,7 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
 
     const mailTo = () => smtp.messages.filter((message) => message.envelopeTo.includes('reader@example.org'));
     await expect.poll(async () => {
-      await started.app.services.workers.runNow(OUTBOX);
+      await servicesOf(started.app).workers.runNow(OUTBOX);
       return mailTo().length;
     }, SLOW).toBe(1);
     expect(mailTo()[0].subject).toContain('Home in Kandy');

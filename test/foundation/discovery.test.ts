@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../core/app.ts';
+import { buildApp, servicesOf } from '../../core/app.ts';
 import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -52,21 +52,21 @@ describe('plugin discovery', () => {
       hasCalendar: false,
     });
     expect(feeds.map((f: { id: string }) => f.id)).toEqual(['fixture.items', 'utility.power-outages', 'utility.scheduled-outages']);
-    expect(monitors(app.services.workers.names)).toEqual(['fixture-feed.monitor']);
+    expect(monitors(servicesOf(app).workers.names)).toEqual(['fixture-feed.monitor']);
     // runImmediately: the first iteration writes a row into the plugin's own table.
-    await expect.poll(async () => (await app.services.database.knex('fixture_feed_runs').count({ n: '*' }))[0].n, { timeout: 5000 }).toBe(1);
+    await expect.poll(async () => (await servicesOf(app).database.knex('fixture_feed_runs').count({ n: '*' }))[0].n, { timeout: 5000 }).toBe(1);
     await app.close();
   });
 
   it('registers no monitor when the feed or the master switch is off', async () => {
     const disabled = await start({ FixtureFeed__Enabled: 'false' });
-    expect(monitors(disabled.app.services.workers.names)).toEqual([]);
-    expect(disabled.app.services.workers.names).toContain('core.delivery-dispatcher');
+    expect(monitors(servicesOf(disabled.app).workers.names)).toEqual([]);
+    expect(servicesOf(disabled.app).workers.names).toContain('core.delivery-dispatcher');
     await disabled.close();
     const masterOff = await start({ FixtureFeed__Enabled: 'true', NotificationPipeline__Enabled: 'false' });
     // The master switch also stops core's delivery dispatcher (delivery plugins' own workers, such as the email outbox, go on).
-    expect(monitors(masterOff.app.services.workers.names)).toEqual([]);
-    expect(masterOff.app.services.workers.names).not.toContain('core.delivery-dispatcher');
+    expect(monitors(servicesOf(masterOff.app).workers.names)).toEqual([]);
+    expect(servicesOf(masterOff.app).workers.names).not.toContain('core.delivery-dispatcher');
     await masterOff.close();
   });
 
@@ -90,7 +90,7 @@ describe('plugin discovery', () => {
       timeZone: 'UTC',
       hasCalendar: false,
     });
-    expect(app.services.registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
+    expect(servicesOf(app).registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
     await close();
   });
 

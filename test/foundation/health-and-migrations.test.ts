@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 describe.each(await databaseKinds())('health and migrations on %s', (kind) => {
   let database: ProvisionedDatabase;
@@ -35,7 +36,7 @@ describe.each(await databaseKinds())('health and migrations on %s', (kind) => {
   });
 
   it('applied the core tables with the ledger uniqueness', async () => {
-    const knex = started.app.services.database.knex;
+    const knex = servicesOf(started.app).database.knex;
     for (const table of ['notification_subscriptions', 'notification_delivery_ledger', 'notification_events', 'worker_leases']) {
       expect(await knex.schema.hasTable(table)).toBe(true);
     }
@@ -57,7 +58,7 @@ describe.runIf((await databaseKinds()).includes('postgres'))('two instances star
     const database = await provisionDatabase('postgres');
     try {
       const [a, b] = await Promise.all([startTestApp({ database }), startTestApp({ database })]);
-      const knex = a.app.services.database.knex;
+      const knex = servicesOf(a.app).database.knex;
       const { rows } = await knex.raw('SELECT name, count(*)::int AS n FROM knex_migrations GROUP BY name');
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((row: { n: number }) => row.n === 1)).toBe(true);

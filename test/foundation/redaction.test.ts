@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const secrets = {
   Jwt__Secret: 'jwt-signing-secret-0123456789',
@@ -38,7 +39,7 @@ describe('secrets never reach the logs', () => {
       headers: { authorization: `Bearer ${secrets.Jwt__Secret}`, 'x-api-key': secrets.ExternalProvider__ApiKey, 'x-subscription-token': 'manage-token-qwerty' },
     });
     // A careless log call with the whole configuration and a secret in a message.
-    app.log.info({ config: app.services.fullConfig }, `token is ${secrets.Notifications__Push__PublishToken}`);
+    app.log.info({ config: servicesOf(app).fullConfig }, `token is ${secrets.Notifications__Push__PublishToken}`);
     app.log.error({ err: new Error(`connect failed for ${database.connectionString ?? 'x'} key=${secrets.EmailProvider__ApiKey}`) }, 'failure');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const text = logs.join('');

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../core/app.ts';
+import { buildApp, servicesOf } from '../../core/app.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { jwtFor, pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { rowCounts } from '../helpers/table-state.ts';
@@ -22,7 +22,7 @@ describe('bad input is a 400 naming the field, never a 500', () => {
   let database: ProvisionedDatabase;
   let started: TestApp;
   let app: FastifyInstance;
-  const counts = () => rowCounts(app.services.database.knex);
+  const counts = () => rowCounts(servicesOf(app).database.knex);
   const send = (options: InjectOptions) => app.inject({ remoteAddress: '198.51.100.7', ...options });
 
   beforeAll(async () => {

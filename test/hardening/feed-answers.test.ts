@@ -8,6 +8,7 @@ import { E2E_JWT_SECRET, e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { parseMetrics, sampleValue } from '../helpers/metrics-text.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const POWER = 'utility-power-outages.monitor';
 const SCHEDULED = 'utility-scheduled-outages.monitor';
@@ -36,10 +37,10 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
   let topic = '';
   // The service's clock: the planned outages of the answers below are ahead of it.
   const now = () => new Date('2026-11-22T04:00:00Z');
-  const knex = () => app.services.database.knex;
+  const knex = () => servicesOf(app).database.knex;
   const poll = async (monitor = POWER) => {
-    await app.services.workers.runNow(monitor, { force: true });
-    await app.services.dispatcher.settle();
+    await servicesOf(app).workers.runNow(monitor, { force: true });
+    await servicesOf(app).dispatcher.settle();
   };
   const feedHealth = async (feedId: string) => {
     const response = await app.inject({ url: '/api/admin/feeds', headers: admin });
@@ -68,8 +69,8 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
       }, now),
     });
     app = started.app;
-    await app.services.workers.runNow(POWER);
-    await app.services.workers.runNow(SCHEDULED);
+    await servicesOf(app).workers.runNow(POWER);
+    await servicesOf(app).workers.runNow(SCHEDULED);
     const created = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'All', feedId: 'utility.power-outages', delivery: { provider: 'Push' } } });
     topic = created.json().delivery.destination;
   });

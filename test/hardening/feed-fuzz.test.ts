@@ -11,6 +11,7 @@ import { E2E_JWT_SECRET, e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { parseWithIcalJs } from '../helpers/ics-parsers.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 /** Any character no output line may carry: C0, C1, DEL, line and paragraph separators, bidirectional overrides and isolates. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -97,9 +98,9 @@ describe('fuzzed feed answers', () => {
       env: e2eEnv(feed, push, { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', ScheduledOutages__Enabled: 'true', ScheduledOutages__PollingIntervalSeconds: '3600', NotificationPipeline__CooldownSeconds: '0' }, now),
     });
     app = started.app;
-    composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org', unsubscribeToken: () => 'token', feeds: app.platform.feeds });
-    await app.services.workers.runNow('utility-power-outages.monitor');
-    await app.services.workers.runNow('utility-scheduled-outages.monitor');
+    composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org', unsubscribeToken: () => 'token', feeds: servicesOf(app).feeds });
+    await servicesOf(app).workers.runNow('utility-power-outages.monitor');
+    await servicesOf(app).workers.runNow('utility-scheduled-outages.monitor');
     topic = (await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'All', feedId: 'utility.power-outages', delivery: { provider: 'Push' } } })).json().delivery.destination;
   });
   afterAll(async () => {
@@ -139,18 +140,18 @@ describe('fuzzed feed answers', () => {
         feed.setPowerOutages(answer);
         feed.setScheduledOutages(planned);
         const messagesBefore = push.messages(topic).length;
-        await app.services.workers.runNow('utility-power-outages.monitor', { force: true });
-        await app.services.workers.runNow('utility-scheduled-outages.monitor', { force: true });
-        await app.services.dispatcher.settle();
+        await servicesOf(app).workers.runNow('utility-power-outages.monitor', { force: true });
+        await servicesOf(app).workers.runNow('utility-scheduled-outages.monitor', { force: true });
+        await servicesOf(app).dispatcher.settle();
 
         // No poll failed.
         const feeds = (await app.inject({ url: '/api/admin/feeds', headers: admin })).json() as Array<{ consecutiveFailures: number }>;
         expect(feeds.map((entry) => entry.consecutiveFailures)).toEqual([0, 0]);
         // Every good item stored as sent (the first of an id), no bad one.
-        const stored = await app.services.database.knex('power_outages').where('id', 'like', `G${run}-%`).orWhere('id', 'like', `B${run}-%`).select('id', 'feeder');
+        const stored = await servicesOf(app).database.knex('power_outages').where('id', 'like', `G${run}-%`).orWhere('id', 'like', `B${run}-%`).select('id', 'feeder');
         expect(stored.map((row) => row.id).sort()).toEqual(good.map((item) => item.id).sort());
         for (const item of good) expect(stored.find((row) => row.id === item.id)?.feeder).toBe(item.feeder);
-        const storedPlanned = await app.services.database.knex('scheduled_outages').where('id', 'like', `P_${run}-%`).pluck('id');
+        const storedPlanned = await servicesOf(app).database.knex('scheduled_outages').where('id', 'like', `P_${run}-%`).pluck('id');
         expect(storedPlanned.sort()).toEqual(planned.filter((item) => item.id.startsWith('PG')).map((item) => item.id).sort());
 
         // Push: one message per good item, each title one clean line, each body line a labelled fact of its own.
@@ -174,7 +175,7 @@ describe('fuzzed feed answers', () => {
         const atom = atomParser.parse((await app.inject('/api/notification-feeds/utility.power-outages/atom.xml')).body) as { feed: { entry?: Array<{ title: { '#text': string } }> } };
         for (const entry of atom.feed.entry ?? []) expect(entry.title['#text']).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
         if (good.length > 0) {
-          const [event] = await app.services.database.knex('notification_events').where({ feed_id: 'utility.power-outages', source_key: good[0].id }).pluck('id');
+          const [event] = await servicesOf(app).database.knex('notification_events').where({ feed_id: 'utility.power-outages', source_key: good[0].id }).pluck('id');
           const cap = await app.inject(`/api/notification-events/${event}/cap.xml`);
           expect(await capSchemaErrors(cap.body)).toEqual([]);
         }

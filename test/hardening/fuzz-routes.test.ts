@@ -5,6 +5,7 @@ import type { RouteSummary } from '../../core/http/route-guards.ts';
 import { rowCounts, tableNames } from '../helpers/table-state.ts';
 import { fillPath, queryString, startHostileHarness, type HostileHarness } from './hostile-harness.ts';
 import { bodyText, CANONICAL_REPLACEMENTS, examplesOf, hostileString, mutationsOf } from './hostile-values.ts';
+import { servicesOf } from '../../core/app.ts';
 
 /**
  * Property: whatever a client sends to any route, the answer is never a
@@ -27,7 +28,7 @@ describe('every route under hostile input', () => {
 
   beforeAll(async () => {
     harness = await startHostileHarness();
-    tables = await tableNames(harness.app.services.database.knex);
+    tables = await tableNames(servicesOf(harness.app).database.knex);
   });
   afterAll(async () => harness?.close());
 
@@ -99,7 +100,7 @@ describe('every route under hostile input', () => {
 
   it('never answers 5xx, and a 4xx changes no row count', async () => {
     const { app } = harness;
-    const knex = app.services.database.knex;
+    const knex = servicesOf(app).database.knex;
     // HEAD is walked by route-walk.test.ts; deletes last, so the seeds live as long as possible.
     const routes = app.routeInventory.filter((route) => route.method !== 'HEAD').sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     expect(routes.length).toBeGreaterThan(5);

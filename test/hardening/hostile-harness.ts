@@ -5,6 +5,7 @@ import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble, type PushServerDouble }
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const SECRET = 'hostile-jwt-secret-0123456789abcdef';
 
@@ -60,7 +61,7 @@ export async function startHostileHarness(): Promise<HostileHarness> {
     };
     const pushSubscription = await create({ provider: 'Push' });
     const emailSubscription = await create({ provider: 'Email', destination: 'seed@example.org' });
-    const knex = app.services.database.knex;
+    const knex = servicesOf(app).database.knex;
     const outbox = await knex('email_outbox').where({ kind: 'verification' }).first('params');
     const params = typeof outbox.params === 'string' ? JSON.parse(outbox.params) : outbox.params;
     const seeds: Seeds = {

@@ -8,6 +8,7 @@ import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { realPluginsDir } from '../helpers/e2e-env.ts';
 import { rowCounts } from '../helpers/table-state.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const SECRET = 'edges-jwt-secret-0123456789abcdef';
 const CREATE = '/api/notification-subscriptions';
@@ -50,7 +51,7 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
   let app: FastifyInstance;
   let base = '';
   let port = 0;
-  const counts = () => rowCounts(app.services.database.knex);
+  const counts = () => rowCounts(servicesOf(app).database.knex);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const expectRefusal = async (response: Response, status: number, message: string | RegExp) => {
@@ -162,7 +163,7 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
 
   it('a display name stored before names were checked cannot add a line to a calendar: NAME and X-WR-CALNAME stay one property each', async () => {
     const created = (await (await post(CREATE, push({ displayName: 'Calendar' }))).json()) as Created;
-    await app.services.database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ display_name: 'Home\r\nX-EVIL:1\r\nBEGIN:VEVENT\r\nSUMMARY:Forged' });
+    await servicesOf(app).database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ display_name: 'Home\r\nX-EVIL:1\r\nBEGIN:VEVENT\r\nSUMMARY:Forged' });
     const text = await (await fetch(`${base}${CREATE}/${created.publicId}/calendar.ics?token=${created.manageToken}`)).text();
     expect(text.match(/^NAME:/gm)).toHaveLength(1);
     expect(text.match(/^X-WR-CALNAME:/gm)).toHaveLength(1);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 /** What a raw socket got back before the server closed it (or the wait ran out). */
 function sendRaw(port: number, data: string, waitMs: number): Promise<{ received: string; closedByServer: boolean }> {
@@ -52,7 +53,7 @@ describe('request timeout, over a real socket', () => {
       // The usual error shape, with a code, like every other answer.
       expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, code: 'NP_REQUEST_TIMEOUT', error: 'Request Timeout' });
     }
-    expect(await started.app.services.database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await servicesOf(started.app).database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 
   it('answers 408 (or closes) a request whose headers never end', async () => {
@@ -73,7 +74,7 @@ describe('request timeout, over a real socket', () => {
     const { received } = await sendRaw(port, head + body, 20_000);
     expect(received).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, code: 'NP_BAD_REQUEST' });
-    expect(await started.app.services.database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await servicesOf(started.app).database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 
   it('still answers a request that arrives in time', async () => {

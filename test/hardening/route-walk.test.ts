@@ -2,6 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentDigests } from '../helpers/table-state.ts';
 import { fillPath, queryString, startHostileHarness, type HostileHarness } from './hostile-harness.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -22,7 +23,7 @@ describe('HEAD and unhandled methods change nothing', () => {
 
   it('on any registered route, with credentials that work', async () => {
     const { app, seeds } = harness;
-    const knex = app.services.database.knex;
+    const knex = servicesOf(app).database.knex;
     const handled = new Map<string, Set<string>>();
     for (const route of app.routeInventory) {
       if (!handled.has(route.url)) handled.set(route.url, new Set());

@@ -4,6 +4,7 @@ import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utili
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from './databases.ts';
 import { e2eEnv, realPluginsDir } from './e2e-env.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 /** The real service with both outage feeds and push, wired to the feed and push doubles, on a fresh database. */
 export interface OutageFeedsApp {
@@ -35,8 +36,8 @@ export async function startOutageFeedsApp(env: Record<string, string>, now?: () 
     feed,
     push,
     async poll(monitor) {
-      await app.services.workers.runNow(monitor, { force: true });
-      await app.services.dispatcher.settle();
+      await servicesOf(app).workers.runNow(monitor, { force: true });
+      await servicesOf(app).dispatcher.settle();
     },
     get: (url, headers = {}) => app.inject({ method: 'GET', url, headers }),
     async subscribe(feedId, filter = {}, displayName = 'Home') {

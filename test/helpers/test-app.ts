@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../core/app.ts';
+
+export { servicesOf } from '../../core/app.ts';
 import type { ProvisionedDatabase } from './databases.ts';
 
 export interface TestApp {

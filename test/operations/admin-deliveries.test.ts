@@ -6,6 +6,7 @@ import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../h
 import { e2eEnv, E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
 const user = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'someone' })}` };
@@ -111,12 +112,12 @@ describe.each(await databaseKinds())('the admin view of deliveries on %s', (kind
     const [first, ...rest] = failed.items;
     const one = await app.inject({ method: 'POST', url: '/api/admin/deliveries/requeue', headers: admin, payload: { ids: [first.id] } });
     expect(one.json()).toEqual({ requeued: 1 });
-    await app.services.dispatcher.settle();
+    await servicesOf(app).dispatcher.settle();
     expect((await list('?status=failed')).items.map((item) => item.id)).toEqual(rest.map((item) => item.id));
 
     const others = await app.inject({ method: 'POST', url: '/api/admin/deliveries/requeue', headers: admin });
     expect(others.json()).toEqual({ requeued: 2 });
-    await app.services.dispatcher.settle();
+    await servicesOf(app).dispatcher.settle();
     expect((await list('?status=failed')).items).toEqual([]);
     const delivered = await list('?status=delivered');
     expect(delivered.items).toHaveLength(2 * SUBSCRIBERS);
@@ -130,7 +131,7 @@ describe.each(await databaseKinds())('the admin view of deliveries on %s', (kind
     push.failNext(1, { status: 500 });
     await announce('Third');
     const [failed] = (await list('?status=failed')).items;
-    await app.services.database.knex('notification_subscriptions').where({ public_id: failed.subscriptionId }).update({ is_active: false });
+    await servicesOf(app).database.knex('notification_subscriptions').where({ public_id: failed.subscriptionId }).update({ is_active: false });
     const response = await app.inject({ method: 'POST', url: '/api/admin/deliveries/requeue', headers: admin, payload: { ids: [failed.id] } });
     expect(response.json()).toEqual({ requeued: 0 });
   });

@@ -7,6 +7,7 @@ import { e2eEnv, E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { parseMetrics, sampleValue } from '../helpers/metrics-text.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const MONITOR = 'utility-power-outages.monitor';
 const FEED = 'utility.power-outages';
@@ -48,8 +49,8 @@ function startInstance(harness: Harness, extra: Record<string, string> = {}): Pr
 
 /** One poll on this instance, then every delivery it caused, on every instance. */
 async function poll(instance: FastifyInstance, all: FastifyInstance[] = [instance]) {
-  await instance.services.workers.runNow(MONITOR, { force: true });
-  for (const app of all) await app.services.dispatcher.settle();
+  await servicesOf(instance).workers.runNow(MONITOR, { force: true });
+  for (const app of all) await servicesOf(app).dispatcher.settle();
 }
 
 const alerts = (push: PushServerDouble) => push.messages(ALERT_TOPIC).map((message) => message.title);
@@ -70,7 +71,7 @@ describe.each(await databaseKinds())('feed health on %s', (kind) => {
     started = await startInstance(harness);
     app = started.app;
     // The poll made at start (of an empty feed): waited for, so the polls below are the tests' own.
-    await app.services.workers.runNow(MONITOR);
+    await servicesOf(app).workers.runNow(MONITOR);
   });
   afterAll(async () => {
     await started?.close();
@@ -204,12 +205,12 @@ describe.runIf(await postgresReachable())('feed health with two instances on one
     const failed = (startedAt: Date) => ({ pluginId: 'utility-power-outages', feedId: FEED, outcome: 'failed' as const, startedAt, durationMs: 1, error: { kind: 'EndpointError', message: 'utility-power-outages: HTTP 500' } });
     const base = Date.now();
     // Ten failures from each instance, concurrently: the health row is locked while each is decided.
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).app.operations.recordPoll(failed(new Date(base + i)))));
-    for (const app of [a.app, b.app]) await app.services.dispatcher.settle();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => servicesOf((i % 2 === 0 ? a : b).app).recordPoll(failed(new Date(base + i)))));
+    for (const app of [a.app, b.app]) await servicesOf(app).dispatcher.settle();
     expect(await feedHealth(a.app)).toMatchObject({ stale: true });
     const ok = { pluginId: 'utility-power-outages', feedId: FEED, outcome: 'unchanged' as const, startedAt: new Date(base + 100), durationMs: 1 };
-    await Promise.all([a.app.operations.recordPoll(ok), b.app.operations.recordPoll({ ...ok, startedAt: new Date(base + 101) })]);
-    for (const app of [a.app, b.app]) await app.services.dispatcher.settle();
+    await Promise.all([servicesOf(a.app).recordPoll(ok), servicesOf(b.app).recordPoll({ ...ok, startedAt: new Date(base + 101) })]);
+    for (const app of [a.app, b.app]) await servicesOf(app).dispatcher.settle();
     expect(alerts(harness.push)).toEqual(['Feed stale: Power outages', 'Feed recovered: Power outages', 'Feed stale: Power outages', 'Feed recovered: Power outages']);
   });
 });

@@ -9,6 +9,7 @@ import { e2eEnv, E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { parseMetrics, sampleValue, type Sample } from '../helpers/metrics-text.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
 // A system topic the push server refuses (403: not in its ACL): a permanent failure of every delivery to it.
@@ -33,7 +34,7 @@ describe.each(await databaseKinds())('metrics and request logs on %s', (kind) =>
     const response = await app.inject({ method: 'POST', url: '/api/admin/announcements', headers: admin, payload: { title, message: 'Expect outages tonight.' } });
     expect(response.statusCode, response.body).toBe(202);
   };
-  const drainOutbox = () => app.services.workers.runNow(OUTBOX_WORKER, { force: true });
+  const drainOutbox = () => servicesOf(app).workers.runNow(OUTBOX_WORKER, { force: true });
 
   beforeAll(async () => {
     database = await provisionDatabase(kind);

@@ -4,6 +4,7 @@ import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utili
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 interface LogLine {
   level: number;
@@ -39,7 +40,7 @@ describe('the request log at info', () => {
     });
     await started.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(started.app.server.address() as { port: number }).port}`;
-    await started.app.services.workers.runNow('utility-power-outages.monitor');
+    await servicesOf(started.app).workers.runNow('utility-power-outages.monitor');
   });
   afterAll(async () => {
     await started?.close();
@@ -71,7 +72,7 @@ describe('the request log at info', () => {
   it('a feed\'s hand-over line names the feed plugin, not feed health', async () => {
     feed.setPowerOutages([{ id: 'PO-LOG', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
     const from = started.logs.length;
-    await started.app.services.workers.runNow('utility-power-outages.monitor', { force: true });
+    await servicesOf(started.app).workers.runNow('utility-power-outages.monitor', { force: true });
     const handedOver = linesSince(from).find((line) => line.msg === 'feed changes handed over');
     expect(handedOver).toMatchObject({ plugin: 'utility-power-outages' });
     expect(handedOver?.component).toBeUndefined();

@@ -6,6 +6,7 @@ import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp } from '../helpers/test-app.ts';
 import { childEnv } from '../helpers/child-env.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const child = fileURLToPath(new URL('../fixtures/crash-child.ts', import.meta.url));
 
@@ -22,7 +23,7 @@ describe.runIf(await postgresReachable())('a process killed between claim and se
       payload: { displayName: 'crash', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
     });
     expect(created.statusCode).toBe(201);
-    await setup.app.services.database.knex('fixture_push_control').update({ mode: 'hang', remaining: 1 });
+    await servicesOf(setup.app).database.knex('fixture_push_control').update({ mode: 'hang', remaining: 1 });
     await setup.close();
 
     const proc = spawn(process.execPath, [child], {
@@ -36,7 +37,7 @@ describe.runIf(await postgresReachable())('a process killed between claim and se
     await expect.poll(() => output, { timeout: 20_000 }).toContain('CLAIMED 1');
 
     const observer = await startTestApp({ database, pluginsDir, workers: false, env });
-    const knex = observer.app.services.database.knex;
+    const knex = servicesOf(observer.app).database.knex;
     // The child leased the row and its target hangs: it is "being sent" when the process dies.
     await expect.poll(async () => (await knex('notification_delivery_ledger').first())?.status, { timeout: 10_000 }).toBe('delivering');
     proc.kill('SIGKILL');
@@ -45,7 +46,7 @@ describe.runIf(await postgresReachable())('a process killed between claim and se
 
     const successor = await startTestApp({ database, pluginsDir, env });
     try {
-      const sknex = successor.app.services.database.knex;
+      const sknex = servicesOf(successor.app).database.knex;
       await expect.poll(async () => (await sknex('notification_delivery_ledger').first())?.status, { timeout: 15_000 }).toBe('delivered');
       expect(await sknex('notification_delivery_ledger').count({ n: '*' })).toEqual([{ n: 1 }]);
       expect(await sknex('fixture_push_deliveries').pluck('source_key')).toEqual(['PO-CRASH']);

@@ -3,6 +3,7 @@ import type { NotificationEvent } from '../../core/plugin-api/index.ts';
 import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const POWER = 'utility.power-outages';
 const PAGE = 100;
@@ -18,7 +19,7 @@ const outage = (id: string): NotificationEvent => ({
 describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (kind) => {
   let database: ProvisionedDatabase;
   let started: TestApp;
-  const knex = () => started.app.services.database.knex;
+  const knex = () => servicesOf(started.app).database.knex;
   const deliveredTo = async (sourceKey: string) =>
     (await knex()('fixture_push_deliveries').where({ source_key: sourceKey }).pluck('subscription_public_id')) as string[];
 
@@ -42,9 +43,9 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
   });
 
   it('claims one page with the hand-over and streams the rest after it commits: every subscriber once', async () => {
-    const result = await started.app.services.pipeline.processNotificationEvents([outage('PO-FAN-1')]);
+    const result = await servicesOf(started.app).pipeline.processNotificationEvents([outage('PO-FAN-1')]);
     expect(result).toMatchObject({ matchedSubscriptionCount: PAGE, claimedCount: PAGE });
-    await started.app.services.dispatcher.settle();
+    await servicesOf(started.app).dispatcher.settle();
     const delivered = await deliveredTo('PO-FAN-1');
     expect(delivered).toHaveLength(SUBSCRIBERS);
     expect(new Set(delivered).size).toBe(SUBSCRIBERS);
@@ -52,7 +53,7 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
   });
 
   it('a caller that waits (an announcement) waits for the whole fan-out', async () => {
-    const result = await started.app.services.pipeline.processNotificationEvents([outage('PO-FAN-2')], { awaitDelivery: true });
+    const result = await servicesOf(started.app).pipeline.processNotificationEvents([outage('PO-FAN-2')], { awaitDelivery: true });
     expect(result).toMatchObject({ matchedSubscriptionCount: SUBSCRIBERS, claimedCount: SUBSCRIBERS, deliveredCount: SUBSCRIBERS });
     expect(await deliveredTo('PO-FAN-2')).toHaveLength(SUBSCRIBERS);
   });
@@ -65,15 +66,15 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
     try {
       // More failures than the dispatcher has room (DispatchBatchesInFlight, 3 by default): a slot lost per failure would leave none.
       for (let i = 0; i < 5; i++) {
-        await expect(started.app.services.pipeline.processNotificationEvents([outage(`PO-BOOM-${i}`)])).rejects.toThrow(/claim refused for the test/);
+        await expect(servicesOf(started.app).pipeline.processNotificationEvents([outage(`PO-BOOM-${i}`)])).rejects.toThrow(/claim refused for the test/);
       }
     } finally {
       await knex().raw('DROP TRIGGER refuse_boom ON notification_delivery_ledger');
       await knex().raw('DROP FUNCTION refuse_boom()');
     }
-    await started.app.services.pipeline.processNotificationEvents([outage('PO-FAN-3')]);
+    await servicesOf(started.app).pipeline.processNotificationEvents([outage('PO-FAN-3')]);
     // The expander waits for room before each page: with the room lost, this would never end.
-    await started.app.services.dispatcher.settle();
+    await servicesOf(started.app).dispatcher.settle();
     expect(new Set(await deliveredTo('PO-FAN-3')).size).toBe(SUBSCRIBERS);
     // The failed hand-overs stored nothing (their events rolled back with the claims).
     expect(Number((await knex()('notification_events').where('source_key', 'like', 'PO-BOOM-%').count({ n: '*' }))[0]!.n)).toBe(0);
@@ -89,7 +90,7 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
     await knex()('notification_delivery_ledger').insert(
       ids.slice(0, 150).map((id) => ({ subscription_id: id, source_key: 'PO-FAN-3', event_type: 'NewOutage', feed_id: POWER, item_key: 'PO-FAN-3', event_id: eventId, provider: 'Push', status: 'pending' })),
     );
-    await started.app.services.dispatcher.settle();
+    await servicesOf(started.app).dispatcher.settle();
     const delivered = await deliveredTo('PO-FAN-3');
     expect(delivered).toHaveLength(SUBSCRIBERS);
     expect(new Set(delivered).size).toBe(SUBSCRIBERS);

@@ -3,6 +3,7 @@ import { createLedgerAccess } from '../../core/subscriptions/plugin-access.ts';
 import { preferredKind, provisionDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 describe('ledger access of transactional targets', () => {
   it('settles queued rows, and an operator requeue reopens a failed one until it is settled again', async () => {
@@ -10,14 +11,14 @@ describe('ledger access of transactional targets', () => {
     const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false });
     try {
       const { app } = started;
-      const knex = app.services.database.knex;
+      const knex = servicesOf(app).database.knex;
       const created = await app.inject({
         method: 'POST',
         url: '/api/notification-subscriptions',
         payload: { displayName: 'mail', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'a@example.org' } },
       });
       await knex('notification_subscriptions').where({ public_id: created.json().publicId }).update({ is_active: true });
-      await app.services.pipeline.processNotificationEvents(
+      await servicesOf(app).pipeline.processNotificationEvents(
         [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'a-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
         { awaitDelivery: true },
       );

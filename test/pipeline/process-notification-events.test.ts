@@ -3,6 +3,7 @@ import type { NotificationEvent } from '../../core/plugin-api/index.ts';
 import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const POWER = 'utility.power-outages';
 const SCHEDULED = 'utility.scheduled-outages';
@@ -18,9 +19,9 @@ const outage = (id: string, feeder: string, areas: string[], eventType = 'NewOut
 describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) => {
   let database: ProvisionedDatabase;
   let started: TestApp;
-  const knex = () => started.app.services.database.knex;
-  const pipeline = () => started.app.services.pipeline;
-  const dispatcher = () => started.app.services.dispatcher;
+  const knex = () => servicesOf(started.app).database.knex;
+  const pipeline = () => servicesOf(started.app).pipeline;
+  const dispatcher = () => servicesOf(started.app).dispatcher;
 
   async function subscribe(feedId: string, filter: object, provider = 'Push', destination?: string): Promise<{ id: number; publicId: string }> {
     const response = await started.app.inject({
@@ -219,9 +220,9 @@ describe('the master switch', () => {
     const database = await provisionDatabase((await databaseKinds())[0]);
     const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false, env: { NotificationPipeline__Enabled: 'false' } });
     try {
-      const result = await started.app.services.pipeline.processNotificationEvents([outage('PO-5', 'F1', ['X'])], { awaitDelivery: true });
+      const result = await servicesOf(started.app).pipeline.processNotificationEvents([outage('PO-5', 'F1', ['X'])], { awaitDelivery: true });
       expect(result).toEqual({ matchedSubscriptionCount: 0, deliveredCount: 0, claimedCount: 0, wasSystemDelivery: false });
-      expect(Number((await started.app.services.database.knex('notification_events').count({ n: '*' }))[0].n)).toBe(0);
+      expect(Number((await servicesOf(started.app).database.knex('notification_events').count({ n: '*' }))[0].n)).toBe(0);
     } finally {
       await started.close();
       await database.drop();
@@ -239,11 +240,11 @@ describe('dispatcher shutdown', () => {
     const database = await provisionDatabase((await databaseKinds())[0]);
     const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false });
     try {
-      const knex = started.app.services.database.knex;
+      const knex = servicesOf(started.app).database.knex;
       const created = await started.app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 's', feedId: POWER, delivery: { provider: 'Push' } } });
       expect(created.statusCode).toBe(201);
-      await started.app.services.pipeline.processNotificationEvents([outage('PO-7', 'F1', ['X'])], {});
-      await started.app.services.dispatcher.settle();
+      await servicesOf(started.app).pipeline.processNotificationEvents([outage('PO-7', 'F1', ['X'])], {});
+      await servicesOf(started.app).dispatcher.settle();
       await knex('notification_delivery_ledger').update({ status: 'pending' });
       const log = pino({}, { write: (line: string) => void lines.push(line) });
       const queues = new QueueRegistry(createWakeups(knex, 'pglite', log), log);

@@ -3,13 +3,14 @@ import { RETENTION_WORKER } from '../../core/retention/retention-worker.ts';
 import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const OLD_ROWS = 12_000;
 
 describe.each(await databaseKinds())('retention on %s', (kind) => {
   let database: ProvisionedDatabase;
   let started: TestApp;
-  const knex = () => started.app.services.database.knex;
+  const knex = () => servicesOf(started.app).database.knex;
   const count = async (table: string, where: Record<string, unknown> = {}) => Number((await knex()(table).where(where).count({ n: '*' }))[0].n);
   /** Table sizes on disk (indexes included), in KiB: reported, since space returns to use through (auto)vacuum, not at once. */
   const sizes = async () =>
@@ -23,7 +24,7 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     database = await provisionDatabase(kind);
     started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), env: { Retention__Days: '30', Retention__BatchSize: '5000', PowerOutages__Enabled: 'false' } });
     // The run at start (nothing to remove yet) must be over before old rows appear.
-    await started.app.services.workers.runNow(RETENTION_WORKER);
+    await servicesOf(started.app).workers.runNow(RETENTION_WORKER);
   });
   afterAll(async () => {
     await started?.close();
@@ -55,11 +56,11 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       { subscription_id: c, source_key: 'NEW-1', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'NEW-1', event_id: recent, provider: 'Push', status: 'delivered' },
     ]);
     // The limits count per day of the service's clock (the day it writes counters with), and retention keeps today's.
-    const today = started.app.services.now().toISOString().slice(0, 10);
+    const today = servicesOf(started.app).now().toISOString().slice(0, 10);
     await db('subscription_rate_counters').insert([{ client_ip: '192.0.2.1', day: '2026-01-01', count: 3 }, { client_ip: '192.0.2.1', day: today, count: 1 }]);
     const before = { ledger: await count('notification_delivery_ledger'), events: await count('notification_events'), sizes: await sizes() };
 
-    await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });
+    await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });
 
     const after = { ledger: await count('notification_delivery_ledger'), events: await count('notification_events'), sizes: await sizes() };
     await db.raw('VACUUM notification_delivery_ledger');
@@ -75,7 +76,7 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     );
     expect(await count('subscription_rate_counters')).toBe(1);
     // A settled row's SourceKey may come back once its row is gone: that is the window docs/performance.md explains.
-    await started.app.services.workers.runNow(RETENTION_WORKER, { force: true });
+    await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });
     expect(await count('notification_delivery_ledger')).toBe(2);
   });
 });

@@ -12,6 +12,7 @@ import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, tmpRoot } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const folder = path.resolve(process.argv[2] ?? path.join(projectRoot, 'test', '.tmp', 'screens'));
 const WIDTHS: Record<string, BrowserContextOptions> = {
@@ -42,7 +43,7 @@ try {
   const push1 = await api({ displayName: 'Stromausfallbenachrichtigungen-Kandy-Peradeniya', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } });
   const planned = await api({ displayName: 'Gampola planned work', feedId: 'utility.scheduled-outages', filter: { locationKeywords: ['Gampola'] }, delivery: { provider: 'Push' } });
   await api({ displayName: 'Home', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'shots@example.org' } });
-  await started.app.services.workers.runNow('delivery-email.outbox');
+  await servicesOf(started.app).workers.runNow('delivery-email.outbox');
   const mail = smtp.messages.find((message) => message.header('to')?.includes('shots@example.org'))!;
   const verify = /http:\/\/127\.0\.0\.1:5000(\/api\/notification-subscriptions\/[^\s>"]+\/verify\?token=[^\s>"&]+)/.exec(mail.text ?? '')![1];
 

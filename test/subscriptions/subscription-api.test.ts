@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { jwtFor, pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const SECRET = 'test-jwt-secret-0123456789abcdef';
 const bearer = (claims: Record<string, unknown>) => ({ authorization: `Bearer ${jwtFor(SECRET, claims)}` });
@@ -13,7 +14,7 @@ describe('subscription API', () => {
   let database: ProvisionedDatabase;
   let started: TestApp;
   let app: FastifyInstance;
-  const knex = () => app.services.database.knex;
+  const knex = () => servicesOf(app).database.knex;
   const count = async () => Number((await knex()('notification_subscriptions').count({ n: '*' }))[0].n);
   const create = (payload: unknown, options: Partial<InjectOptions> = {}) =>
     app.inject({ method: 'POST', url: URL_BASE, payload: payload as object, remoteAddress: '198.51.100.1', ...options });

@@ -3,6 +3,7 @@ import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../h
 import { jwtFor, pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { rowCounts } from '../helpers/table-state.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { servicesOf } from '../../core/app.ts';
 
 const SECRET = 'test-jwt-secret-0123456789abcdef';
 const body = { displayName: 'alerts', feedId: 'utility.power-outages', delivery: { provider: 'Push' } };
@@ -67,11 +68,11 @@ describe('subscription limits (contracts §5)', () => {
     expect((await viaProxy('203.0.113.30')).statusCode).toBe(429);
     // Another client behind the same proxy has its own allowance.
     expect((await viaProxy('203.0.113.31')).statusCode).toBe(201);
-    expect(await started.app.services.database.knex('notification_subscriptions').where({ created_ip: '203.0.113.31' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(await servicesOf(started.app).database.knex('notification_subscriptions').where({ created_ip: '203.0.113.31' }).count({ n: '*' })).toEqual([{ n: 1 }]);
     // An untrusted caller cannot pick its address by sending the header.
     const spoofed = await create('198.51.100.40', { 'x-forwarded-for': '203.0.113.50' });
     expect(spoofed.statusCode).toBe(201);
-    expect((await started.app.services.database.knex('notification_subscriptions').where({ public_id: spoofed.json().publicId }).first()).created_ip).toBe('198.51.100.40');
+    expect((await servicesOf(started.app).database.knex('notification_subscriptions').where({ public_id: spoofed.json().publicId }).first()).created_ip).toBe('198.51.100.40');
   });
 
   it('holds an authenticated user to MaxSubscriptionsPerUser, not to the address limits', async () => {
@@ -84,7 +85,7 @@ describe('subscription limits (contracts §5)', () => {
   });
 
   const createdIpOf = async (response: { json(): { publicId: string } }) =>
-    (await started.app.services.database.knex('notification_subscriptions').where({ public_id: response.json().publicId }).first()).created_ip;
+    (await servicesOf(started.app).database.knex('notification_subscriptions').where({ public_id: response.json().publicId }).first()).created_ip;
 
   it('counts IPv6 clients per /64 prefix, whatever the spelling of the address', async () => {
     expect((await create('2001:db8:1:1::1')).statusCode).toBe(201);
@@ -119,7 +120,7 @@ describe('subscription limits (contracts §5)', () => {
   const email = (destination: string) => ({ ...body, delivery: { provider: 'Email', destination } });
 
   it('sends at most MaxVerificationsPerAddressPerDay verification emails to one address, whoever asks', async () => {
-    const knex = started.app.services.database.knex;
+    const knex = servicesOf(started.app).database.knex;
     for (const [i, address] of ['victim@example.org', 'Victim@Example.org', 'VICTIM@example.ORG'].entries()) {
       expect((await create(`192.0.2.${10 + i}`, {}, email(address))).statusCode).toBe(201);
     }
@@ -164,7 +165,7 @@ describe('subscription limits (contracts §5)', () => {
       expect(fromIp.filter((code) => code === 201)).toHaveLength(2);
       expect(fromIp.filter((code) => code === 429)).toHaveLength(6);
       expect(answers.filter((_, i) => i % 2 === 1).map((answer) => answer.statusCode)).toEqual(Array(8).fill(201));
-      const knex = started.app.services.database.knex;
+      const knex = servicesOf(started.app).database.knex;
       const stored = await knex('notification_subscriptions').where({ created_ip: ip }).count<Array<{ count: string }>>('* as count');
       expect(Number(stored[0]!.count)).toBe(2);
 
@@ -182,7 +183,7 @@ describe('subscription limits (contracts §5)', () => {
   it('a create whose address another transaction holds waits alone: the creates of other addresses go on', async (context) => {
     // Another session holding the lock needs a second connection: PostgreSQL only (the embedded database has one).
     if (database.kind !== 'postgres') return context.skip();
-    const knex = started.app.services.database.knex;
+    const knex = servicesOf(started.app).database.knex;
     const holder = await knex.transaction();
     try {
       await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['subscription-create:ip:198.51.100.200']);

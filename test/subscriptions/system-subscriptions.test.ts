@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../core/app.ts';
+import { buildApp, servicesOf } from '../../core/app.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp } from '../helpers/test-app.ts';
@@ -33,7 +33,7 @@ describe('system subscriptions', () => {
 
   it('upserts env system subscriptions at start, deactivates removed ones, and leaves migration rows alone', async () => {
     const first = await startTestApp({ database, pluginsDir, workers: false, env: { ...sys('PowerOutages', 'utility.power-outages', 'utility-power-outages'), ...sys('Planned', 'utility.scheduled-outages', 'utility-scheduled-outages') } });
-    const knex = first.app.services.database.knex;
+    const knex = servicesOf(first.app).database.knex;
     // What a plugin migration seeding a system subscription inserts.
     await knex('notification_subscriptions').insert({
       public_id: 'seeded-by-migration', display_name: 'Seeded', feed_id: 'utility.power-outages', filter_json: '{}',
@@ -45,7 +45,7 @@ describe('system subscriptions', () => {
       ['env:PowerOutages', 'utility.power-outages', 'utility-power-outages', true, {}],
       ['migration:ops', 'utility.power-outages', 'utility-power-outages-ops', true, {}],
     ]);
-    const result = await first.app.services.pipeline.processNotificationEvents(
+    const result = await servicesOf(first.app).pipeline.processNotificationEvents(
       [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'a-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
       { awaitDelivery: true },
     );
@@ -53,7 +53,7 @@ describe('system subscriptions', () => {
     await first.close();
 
     const second = await startTestApp({ database, pluginsDir, workers: false, env: sys('PowerOutages', 'utility.power-outages', 'utility-power-outages') });
-    const after = await second.app.services.database.knex('notification_subscriptions').where({ scope: 'System' }).orderBy('system_name');
+    const after = await servicesOf(second.app).database.knex('notification_subscriptions').where({ scope: 'System' }).orderBy('system_name');
     expect(after.map((row) => [row.system_name, row.is_active])).toEqual([['env:Planned', false], ['env:PowerOutages', true], ['migration:ops', true]]);
     await second.close();
   });

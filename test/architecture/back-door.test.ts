@@ -3,16 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { DB_PASSWORD, SECRETS, withDatabasePassword } from '../helpers/secret-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** Core's secrets and two plugins' own: none of them is any business of a third plugin. */
-const secrets = {
-  Jwt__Secret: 'jwt-signing-secret-0123456789',
-  ExternalProvider__ApiKey: 'feed-api-key-555444333',
-  Notifications__Push__PublishToken: 'tk_publishtokenabcdefghijklmnopq',
-  EmailProvider__ApiKey: 'smtp-api-key-987654321',
-};
-const DB_PASSWORD = 'db-password-xyz123';
+const secrets = SECRETS;
 
 /**
  * Contracts §14: a plugin's routes and workers reach only what the plugin
@@ -26,18 +21,11 @@ describe('the plugin boundary has no back door', () => {
 
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
-    const env = { ...database.env };
-    if (database.connectionString) {
-      // Trust auth ignores the password, so a real connection string can carry one.
-      const url = new URL(database.connectionString);
-      url.password = DB_PASSWORD;
-      env.ConnectionStrings__DefaultConnection = url.toString();
-    }
     const pluginsDir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
     for (const folder of readdirSync(path.join(projectRoot, 'plugins'))) cpSync(path.join(projectRoot, 'plugins', folder), path.join(pluginsDir, folder), { recursive: true });
     cpSync(path.join(projectRoot, 'test', 'fixtures', 'back-door', 'back-door-probe'), path.join(pluginsDir, 'back-door-probe'), { recursive: true });
     started = await startTestApp({
-      database: { ...database, env },
+      database: withDatabasePassword(database),
       pluginsDir,
       // Workers on, so the probe's workers() runs; no feed monitor polls.
       workers: true,

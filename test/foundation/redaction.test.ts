@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { DB_PASSWORD, SECRETS, withDatabasePassword } from '../helpers/secret-env.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
-const secrets = {
-  Jwt__Secret: 'jwt-signing-secret-0123456789',
-  Notifications__Push__PublishToken: 'tk_publishtokenabcdefghijklmnopq',
-  EmailProvider__ApiKey: 'smtp-api-key-987654321',
-  ExternalProvider__ApiKey: 'feed-api-key-555444333',
-};
-const DB_PASSWORD = 'db-password-xyz123';
+const secrets = SECRETS;
 
 describe('secrets never reach the logs', () => {
   let database: ProvisionedDatabase;
@@ -17,14 +12,7 @@ describe('secrets never reach the logs', () => {
 
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
-    // Trust auth ignores the password, so a real connection string can carry one.
-    const env = { ...database.env };
-    if (database.connectionString) {
-      const url = new URL(database.connectionString);
-      url.password = DB_PASSWORD;
-      env.ConnectionStrings__DefaultConnection = url.toString();
-    }
-    started = await startTestApp({ database: { ...database, env }, env: { ...secrets, Logging__Level: 'debug' } });
+    started = await startTestApp({ database: withDatabasePassword(database), env: { ...secrets, Logging__Level: 'debug' } });
   });
   afterAll(async () => {
     await started?.close();

@@ -19,8 +19,8 @@ describe("the demo's service configuration", () => {
     expect(tree.PowerOutages).toMatchObject({ Enabled: true, PollingIntervalSeconds: 5, TimeZone: 'Asia/Colombo' });
     expect(tree.ScheduledOutages).toMatchObject({ Enabled: true, PollingIntervalSeconds: 5 });
     expect(tree.NotificationPipeline.SystemSubscriptions).toEqual({
-      PowerOutages: { FeedId: 'utility.power-outages', PushTopic: 'utility-power-outages' },
-      ScheduledOutages: { FeedId: 'utility.scheduled-outages', PushTopic: 'utility-scheduled-outages' },
+      PowerOutages: { FeedId: 'utility.power-outages', PushTopic: 'utility-power-outages', Provider: 'Push' },
+      ScheduledOutages: { FeedId: 'utility.scheduled-outages', PushTopic: 'utility-scheduled-outages', Provider: 'Push' },
     });
     expect(tree.PublicBaseUrl).toBe('http://127.0.0.1:40123');
     expect(tree.Server).toMatchObject({ Host: '127.0.0.1', Port: 40123 });

@@ -14,7 +14,9 @@ try {
   const { registry, loaded, config } = await configurePlatform(readProcessEnv());
   const push = (loaded.config.Notifications as { Push?: PushSectionValues } | undefined)?.Push;
   const { topics, prefixes } = aclEntries(registry.topicAllowlist, push);
-  const systemTopics = Object.values(config.NotificationPipeline.SystemSubscriptions).map((s) => s.PushTopic);
+  const systemTopics = Object.values(config.NotificationPipeline.SystemSubscriptions).flatMap((s) =>
+    s.PushTopic !== undefined ? [s.PushTopic] : s.Provider === 'Push' && s.Destination !== undefined ? [s.Destination] : [],
+  );
   process.stdout.write(renderPushAcl({ topics, prefixes, publisherUser: values.publisher, systemTopics }));
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);

@@ -52,8 +52,13 @@ export const coreConfigSchema = Type.Object({
     MaxDeliveryAttempts: Type.Integer({ minimum: 1, default: 10, description: 'Attempts of one delivery before it is recorded as failed (exponential backoff with jitter between them).' }),
     SystemSubscriptions: Type.Record(Type.String(), Type.Object({
       FeedId: Str('Feed id of the system subscription.', { minLength: 1 }),
-      PushTopic: Str('Push topic of the system subscription.', { minLength: 1 }),
-    }), { default: {}, description: 'System subscriptions: NotificationPipeline__SystemSubscriptions__<Name>__FeedId / __PushTopic.' }),
+      PushTopic: Type.Optional(Str('Push topic of the system subscription (its Destination when Provider is Push).', { minLength: 1 })),
+      Provider: Str('Delivery provider of the system subscription: any installed one (GET /api/notification-providers).', { minLength: 1, default: 'Push' }),
+      Destination: Type.Optional(Str('Destination of the system subscription, for its provider (an email address for Email); PushTopic says it for Push.', { minLength: 1 })),
+    }), {
+      default: {},
+      description: 'System subscriptions: NotificationPipeline__SystemSubscriptions__<Name>__FeedId with __PushTopic, or with __Provider and __Destination.',
+    }),
   }, { default: {} }),
   ExternalProvider: Type.Object({
     BaseUrl: Type.Optional(Str('Base address of the utility feed API.', { format: 'uri' })),

@@ -14,12 +14,19 @@ interface Leaf {
   schema: JsonSchema;
 }
 
-/** Every settable key of the schema, in declaration order (records are shown through examples). */
-function leaves(node: JsonSchema, prefix: string[] = [], out: Leaf[] = []): Leaf[] {
+/**
+ * Every settable key of the schema, in declaration order. A record's keys
+ * (`…__SystemSubscriptions__<Name>__FeedId`) are listed with `<Name>` only
+ * when `records` is set (the reference); the env template shows them
+ * through examples instead.
+ */
+function leaves(node: JsonSchema, prefix: string[] = [], out: Leaf[] = [], records = false): Leaf[] {
   for (const [name, child] of Object.entries(node.properties ?? {})) {
     const path = [...prefix, name];
-    if (isObjectNode(child) && child.properties) leaves(child, path, out);
-    else if (!recordValueSchema(child)) out.push({ key: path.join('__'), schema: child });
+    const recordValue = recordValueSchema(child);
+    if (isObjectNode(child) && child.properties) leaves(child, path, out, records);
+    else if (recordValue && records) leaves(recordValue, [...path, '<Name>'], out, records);
+    else if (!recordValue) out.push({ key: path.join('__'), schema: child });
   }
   return out;
 }
@@ -58,7 +65,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The configuration reference (docs/configuration.md): one table row per key. */
 export function renderConfigReference(schema: JsonSchema, examples: readonly TemplateExample[]): string {
-  const rows = leaves(schema).map(({ key, schema: leaf }) => {
+  const rows = leaves(schema, [], [], true).map(({ key, schema: leaf }) => {
     const value = leaf['x-secret'] ? '(secret)' : formatDefault(leaf.default);
     return `| \`${key}\` | ${value === '' ? '' : `\`${cell(value)}\``} | ${cell(leaf.description ?? '')} |`;
   });

@@ -52,7 +52,7 @@ describe('configuration tree from env', () => {
       NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: 'utility-power-outages',
     });
     expect(config.NotificationPipeline.SystemSubscriptions).toEqual({
-      PowerOutages: { FeedId: 'utility.power-outages', PushTopic: 'utility-power-outages' },
+      PowerOutages: { FeedId: 'utility.power-outages', PushTopic: 'utility-power-outages', Provider: 'Push' },
     });
   });
 
@@ -93,8 +93,8 @@ describe('configuration tree from env', () => {
   });
 
   it('checks a missing record field by its full key', () => {
-    expect(() => load({ NotificationPipeline__SystemSubscriptions__X__FeedId: 'a.b' })).toThrow(
-      /NotificationPipeline__SystemSubscriptions__X__PushTopic is required/,
+    expect(() => load({ NotificationPipeline__SystemSubscriptions__X__PushTopic: 'a-b' })).toThrow(
+      /NotificationPipeline__SystemSubscriptions__X__FeedId is required/,
     );
   });
 

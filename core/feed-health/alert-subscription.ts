@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
-import { systemPushDestination, upsertSystemSubscription } from '../subscriptions/system-subscriptions.ts';
+import { systemDestination, upsertSystemSubscription } from '../subscriptions/system-subscriptions.ts';
 import { FEED_HEALTH_FEED_ID } from './feed-health-feed.ts';
 
 /** The system subscription behind FeedHealth__AlertTopic (not an `env:` one: the env system subscriptions leave it alone). */
@@ -12,7 +12,7 @@ const ALERT_SYSTEM_NAME = 'core:feed-health';
  * with a message naming the key. Null when unset.
  */
 export function alertDestination(topic: string | undefined, targets: ReadonlyMap<string, DeliveryTarget>): string | null {
-  return topic === undefined ? null : systemPushDestination(topic, targets, 'FeedHealth__AlertTopic');
+  return topic === undefined ? null : systemDestination('Push', topic, targets, 'FeedHealth__AlertTopic');
 }
 
 /** The alert subscription, active on `destination`, or deactivated when there is none (kept: the ledger refers to it). */
@@ -26,6 +26,7 @@ export async function syncAlertSubscription(db: Knex, destination: string | null
     publicId: 'system-feed-health',
     displayName: 'System: feed health alerts',
     feedId: FEED_HEALTH_FEED_ID,
+    provider: 'Push',
     destination,
   });
 }

@@ -7,7 +7,7 @@ import { projectRoot } from '../paths.ts';
 /** The tags of the API document; every route carries one. */
 export const API_TAGS = [
   { name: 'subscriptions', description: 'Create, read, test and delete subscriptions (manage token or bearer JWT).' },
-  { name: 'feeds', description: 'The catalog of feeds one can subscribe to.' },
+  { name: 'feeds', description: 'The catalog of feeds one can subscribe to, and the providers that deliver them.' },
   { name: 'email links', description: 'The verify and unsubscribe links of the emails.' },
   { name: 'admin', description: 'For operators: a bearer JWT with `role: "admin"`.' },
   { name: 'health', description: 'Liveness, readiness and Prometheus metrics.' },
@@ -34,7 +34,7 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
         title: 'Notification pipeline',
         version,
         description:
-          'Polls a utility\'s outage feeds and notifies subscribers by push or email. Errors have the shape ' +
+          'Polls a utility\'s outage feeds and notifies subscribers through the installed delivery providers (GET /api/notification-providers). Errors have the shape ' +
           '`{ statusCode, code, error, message }`; a 4xx message names the field.',
       },
       tags: API_TAGS.map((tag) => ({ ...tag })),

@@ -50,6 +50,19 @@ export interface DeliveryTarget {
    * core says that this provider gives no subscribe link.
    */
   subscribeUrlUnavailableReason?(destination: string): string;
+  /**
+   * Why this target cannot deliver now, in words that name what to set
+   * (`No push server is configured (Notifications__Push__BaseUrl is
+   * unset)…`), or undefined when it can. Read for the providers list: the
+   * subscribe page offers a target only while it can deliver.
+   */
+  unavailableReason?(): string | undefined;
+  /**
+   * What a person does with a subscribe link (steps in words, for the
+   * subscribe and manage pages: install the app, enter the topic…). Only
+   * called for a destination that has a subscribe link.
+   */
+  subscribeSteps?(destination: string): readonly string[];
   /** A new subscription starts active (push) or waits for verification (email). */
   readonly startsActive: boolean;
   /**

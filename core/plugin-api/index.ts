@@ -23,6 +23,7 @@ export {
   type FeedPresentation,
   type ResolvedEventType,
 } from './feed-presentation.ts';
+export type { ConfirmationWords, DestinationSpec, ProviderInfo } from './target-presentation.ts';
 export { createValidator, type ValidationResult } from './validation.ts';
 export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';

@@ -12,6 +12,7 @@ import type { QueuePort } from './queue-types.ts';
 import type { FeedPublicViews } from './public-views.ts';
 import type { FeedCatalogPort, FeedPresentation } from './feed-presentation.ts';
 import type { WorkerDefinition } from './worker-types.ts';
+import type { ConfirmationWords, DestinationSpec } from './target-presentation.ts';
 
 /**
  * Core's settings as a plugin reads them: the whole core configuration
@@ -139,6 +140,14 @@ export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSection
   readonly kind: 'delivery';
   /** Value of `delivery.provider`: Push, Email. */
   readonly provider: string;
+  /** What people call it (`Push notification`, `Email`): the subscribe page's choice, the providers list. Default: the provider value. */
+  readonly displayName?: string;
+  /** The destination a subscriber gives or the target makes: the providers list and the subscribe page's field. */
+  readonly destination?: DestinationSpec;
+  /** For a target whose subscriptions start inactive: what the subscribe page says while one waits for confirmation. */
+  readonly confirmation?: ConfirmationWords;
+  /** For a target with subscribe links: the pages' button to one (`Open in the ntfy app`). Default: Open the subscribe link. */
+  readonly subscribeLinkLabel?: string;
   /**
    * Builds the target at start. A delivery plugin without one declares its
    * config and topics only: its provider cannot be chosen yet.

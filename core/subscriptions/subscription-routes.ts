@@ -28,6 +28,7 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
       schema: {
         summary: 'Create a subscription',
         description:
+          '`delivery.provider` is any installed provider (GET /api/notification-providers says which, and what destination each takes). ' +
           'Push: active at once, on a generated topic (`subscribeUrl`). Email: inactive until the address is verified (a verification ' +
           'email is queued). The `manageToken` is shown once. Anonymous callers are limited per address, users per account.',
         tags,

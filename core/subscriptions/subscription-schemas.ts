@@ -50,6 +50,7 @@ export const SubscriptionSchema = Type.Object({
   isActive: Type.Boolean(),
   subscribeUrl: Type.Union([Type.String(), Type.Null()]),
   subscribeUrlUnavailableReason: Type.Union([Type.String(), Type.Null()]),
+  subscribeSteps: Type.Array(Type.String(), { description: 'What a person does with the subscribe link, step by step (install the app, enter the topic); empty without a link.' }),
   createdAt: Type.String(),
 });
 

@@ -33,6 +33,8 @@ export interface SubscriptionView {
   subscribeUrl: string | null;
   /** Why subscribeUrl is null; null when there is a subscribe URL. */
   subscribeUrlUnavailableReason: string | null;
+  /** What a person does with the subscribe link, in words (the target's); empty without a link. */
+  subscribeSteps: readonly string[];
   createdAt: string;
 }
 
@@ -94,6 +96,7 @@ export class SubscriptionService {
       isActive: row.is_active,
       subscribeUrl,
       subscribeUrlUnavailableReason: subscribeUrl === null ? unavailable() : null,
+      subscribeSteps: subscribeUrl === null ? [] : (target?.subscribeSteps?.(row.destination) ?? []),
       createdAt: new Date(row.created_at).toISOString(),
     };
   }

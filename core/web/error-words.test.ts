@@ -31,7 +31,7 @@ describe('API failures in words a person understands', () => {
   });
 
   it.each([
-    ['body/delivery/destination must be an email address', 'email', 'Email address: this is not an email address we can send to. Check it for typos.'],
+    ['body/delivery/destination must be an email address', 'destination', 'Destination: this is not an email address we can send to. Check it for typos.'],
     ['body/filter/feeders/0 must NOT have more than 100 characters', 'feeders', 'Feeders: each entry can have at most 100 characters.'],
     ['body/filter/locationKeywords must NOT have more than 50 items', 'areas', 'Areas: at most 50 entries, please.'],
     ['body/displayName must NOT have more than 100 characters', 'name', 'Name: it can have at most 100 characters.'],
@@ -43,6 +43,12 @@ describe('API failures in words a person understands', () => {
     ['body/filter/keywords/1 must match pattern "^a"', 'keywords', 'Keywords: must match pattern "^a"'],
   ])('400 "%s" is about %s', (message, field, text) => {
     expect(explainBadInput(message)).toEqual({ field, text });
+  });
+
+  it('names the destination field by the label the chosen provider gives it', () => {
+    expect(explainBadInput('body/delivery/destination must be an email address', { destination: 'Email address' }).text).toBe(
+      'Email address: this is not an email address we can send to. Check it for typos.',
+    );
   });
 
   it('a 400 about no known field keeps the service\'s words', () => {
@@ -88,7 +94,7 @@ describe('API failures in words a person understands', () => {
   });
 
   it('a 409 on test tells an unconfirmed address from a stopped subscription', () => {
-    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, clock).text).toMatch(/confirm your email address/);
+    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, clock).text).toMatch(/starts once you confirm it/);
     expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, clock).text).toBe('This subscription is no longer active, so no test can be sent.');
   });
 });

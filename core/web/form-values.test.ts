@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRequest, derivedName, eventTypeWords, pushServerAndTopic, splitList } from './static/form-values.js';
+import { createRequest, deliveredBy, derivedName, eventTypeWords, splitList, withDestination } from './static/form-values.js';
 
 const powerOutages = { id: 'utility.power-outages', displayName: 'Power outages', eventTypes: ['NewOutage', 'Restoration'], filterableFields: ['Feeder', 'Area', 'Keywords'] };
-const blank = { feedId: powerOutages.id, areas: '', feeders: '', keywords: '', eventTypes: [], provider: 'Push', email: '', name: '' };
+const blank = { feedId: powerOutages.id, areas: '', feeders: '', keywords: '', eventTypes: [], provider: 'Push', destination: '', name: '' };
 
 describe('the subscribe form, as a create request', () => {
   it.each([
@@ -40,12 +40,12 @@ describe('the subscribe form, as a create request', () => {
     expect(name.endsWith('…')).toBe(true);
   });
 
-  it('sends no filter and a derived name when nothing is chosen, and no destination for Push', () => {
-    expect(createRequest(powerOutages, blank)).toEqual({ displayName: 'Power outages', feedId: 'utility.power-outages', filter: {}, delivery: { provider: 'Push' } });
+  it('sends no filter and a derived name when nothing is chosen, and no destination to a provider that makes its own', () => {
+    expect(createRequest(powerOutages, blank, false)).toEqual({ displayName: 'Power outages', feedId: 'utility.power-outages', filter: {}, delivery: { provider: 'Push' } });
   });
 
   it('maps Areas, Feeders and Keywords to the API names, keeps ticked event types, and the given name', () => {
-    const body = createRequest(powerOutages, { ...blank, areas: 'Kandy', feeders: 'F12', keywords: 'line', eventTypes: ['NewOutage'], name: '  Home  ' });
+    const body = createRequest(powerOutages, { ...blank, areas: 'Kandy', feeders: 'F12', keywords: 'line', eventTypes: ['NewOutage'], name: '  Home  ' }, false);
     expect(body).toEqual({
       displayName: 'Home',
       feedId: 'utility.power-outages',
@@ -56,16 +56,26 @@ describe('the subscribe form, as a create request', () => {
 
   it('leaves out filters the feed cannot apply and event types it does not send', () => {
     const areasOnly = { ...powerOutages, filterableFields: ['Area'] };
-    const body = createRequest(areasOnly, { ...blank, areas: 'Kandy', feeders: 'F12', keywords: 'line', eventTypes: ['Gone'] });
+    const body = createRequest(areasOnly, { ...blank, areas: 'Kandy', feeders: 'F12', keywords: 'line', eventTypes: ['Gone'] }, false);
     expect(body.filter).toEqual({ locationKeywords: ['Kandy'] });
   });
 
-  it('sends the trimmed email address for Email', () => {
-    expect(createRequest(powerOutages, { ...blank, provider: 'Email', email: ' me@example.org ' }).delivery).toEqual({ provider: 'Email', destination: 'me@example.org' });
+  it('sends the trimmed destination to a provider that takes one, whatever it is called', () => {
+    expect(createRequest(powerOutages, { ...blank, provider: 'Email', destination: ' me@example.org ' }, true).delivery).toEqual({ provider: 'Email', destination: 'me@example.org' });
+    expect(createRequest(powerOutages, { ...blank, provider: 'Chat', destination: '@kandy-ops ' }, true).delivery).toEqual({ provider: 'Chat', destination: '@kandy-ops' });
+    expect(createRequest(powerOutages, { ...blank, provider: 'Push', destination: 'typed anyway' }, false).delivery).toEqual({ provider: 'Push' });
   });
 
-  it('splits a subscribe link into the server and the topic the app asks for', () => {
-    expect(pushServerAndTopic('https://push.example.org/alerts-abc')).toEqual({ server: 'https://push.example.org', topic: 'alerts-abc' });
-    expect(pushServerAndTopic('https://example.org/ntfy/alerts-abc')).toEqual({ server: 'https://example.org/ntfy', topic: 'alerts-abc' });
+  it('puts the destination into a provider\'s confirmation words, as its own piece', () => {
+    expect(withDestination('We sent a link to {destination}. Open it.', 'me@example.org')).toEqual(['We sent a link to ', 'me@example.org', '. Open it.']);
+    expect(withDestination('Check your inbox.', 'me@example.org')).toEqual(['Check your inbox.']);
+  });
+
+  it('says how a subscription is delivered: with the destination when the person gave it', () => {
+    const email = { provider: 'Email', displayName: 'Email', destination: { required: true, description: '' }, available: true, unavailableReason: null, confirmation: null, subscribeLinkLabel: 'Open' };
+    const push = { ...email, provider: 'Push', displayName: 'Push notification', destination: { required: false, description: '' } };
+    expect(deliveredBy(email, { provider: 'Email', destination: 'me@example.org' })).toBe('Email to me@example.org');
+    expect(deliveredBy(push, { provider: 'Push', destination: 'np-abc' })).toBe('Push notification');
+    expect(deliveredBy(undefined, { provider: 'Gone', destination: 'x' })).toBe('Gone');
   });
 });

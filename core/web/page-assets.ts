@@ -21,7 +21,7 @@ export const ASSET_NAMES = [
   'api-client.js',
   'error-words.js',
   'form-values.js',
-  'push-setup.js',
+  'link-setup.js',
   'calendar-links.js',
   'dom.js',
   'times.js',

@@ -12,8 +12,6 @@ import { ASSET_NAMES, loadAsset, PAGE_HEADERS, type PageAsset } from './page-ass
 
 export interface WebRouteOptions {
   service: SubscriptionService;
-  /** Delivery providers installed (the page offers only these). */
-  providers: readonly string[];
   authenticate(request: FastifyRequest): Caller;
 }
 
@@ -33,7 +31,6 @@ const page = (summary: string, description: string) => ({ summary, description, 
 export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) {
   const assets = new Map<string, PageAsset>(ASSET_NAMES.map((name) => [name, loadAsset(name)]));
   const subscribePage = loadAsset('subscribe.html');
-  const subscribeHtml = subscribePage.body.replace('data-providers=""', `data-providers="${options.providers.filter((p) => /^[A-Za-z0-9_-]+$/.test(p)).join(' ')}"`);
   const managePage = loadAsset('manage.html');
   const icons = { ico: readFileSync(new URL('./static/favicon.ico', import.meta.url)), svg: readFileSync(new URL('./static/favicon.svg', import.meta.url)) };
   const iconHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=86400' };
@@ -45,7 +42,7 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
   );
 
   app.get('/subscribe', { schema: page('The subscribe page', 'A form that creates a subscription through the API, for people in a browser.') }, async (_request, reply) =>
-    reply.headers(PAGE_HEADERS).type(subscribePage.contentType).send(subscribeHtml),
+    reply.headers(PAGE_HEADERS).type(subscribePage.contentType).send(subscribePage.body),
   );
 
   const managePageSchema = page('The manage page of a subscription', 'Shows it, sends a test, deletes it; the manage token travels in the fragment (#token=…), never to a server.');

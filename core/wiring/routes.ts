@@ -8,6 +8,8 @@ import { MAX_PARAM_LENGTH } from '../http/framework-errors.ts';
 import { installRouteGuards } from '../http/route-guards.ts';
 import { feedRoutes } from '../http/routes/feeds.ts';
 import { healthRoutes } from '../http/routes/health.ts';
+import { providerRoutes } from '../http/routes/providers.ts';
+import { providerCatalog } from '../plugins/provider-catalog.ts';
 import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
 import { webRoutes } from '../web/web-routes.ts';
@@ -36,12 +38,13 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
     },
   });
   await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
+  await app.register(providerRoutes, { list: () => providerCatalog(platform.registry.deliveries, wiring.delivery.targets) });
   await app.register(subscriptionRoutes, {
     service: wiring.pipeline.subscriptions,
     providers: [...wiring.delivery.targets.keys()],
     authenticate: wiring.coreServices.auth.authenticate,
   });
-  await app.register(webRoutes, { service: wiring.pipeline.subscriptions, providers: [...wiring.delivery.targets.keys()], authenticate: wiring.coreServices.auth.authenticate });
+  await app.register(webRoutes, { service: wiring.pipeline.subscriptions, authenticate: wiring.coreServices.auth.authenticate });
   await app.register(publicViewRoutes, { wiring });
   for (const manifest of platform.registry.deliveries) {
     const context = wiring.delivery.contexts.get(manifest.id)!;

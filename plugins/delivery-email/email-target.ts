@@ -6,6 +6,9 @@ import { hashToken, newVerificationToken } from './link-tokens.ts';
 import { insertOutboxItems, insertVerificationTokens, type NewOutboxItem } from './outbox-repository.ts';
 import { lookKey } from './templates/event-look.ts';
 
+/** Why email cannot be chosen on the subscribe page yet. */
+const NO_RELAY = 'No SMTP relay is configured (EmailProvider__Host is unset), so emails, the confirmation link first, would wait in the outbox until one is.';
+
 /**
  * The Email delivery target: a transactional target. Core hands it the
  * claimed deliveries inside the ledger claim's transaction and it queues
@@ -37,6 +40,8 @@ export async function createEmailTarget(context: EmailContext): Promise<Delivery
     },
 
     verificationKey: mailboxOf,
+
+    unavailableReason: () => (runtime.sender.configured ? undefined : NO_RELAY),
 
     subscribeUrl: () => null,
     subscribeUrlUnavailableReason: () => 'Email subscriptions have no subscribe link: notifications arrive by email once the address is confirmed.',

@@ -11,6 +11,12 @@ export const manifest = defineDeliveryPlugin({
   id: 'delivery-push',
   description: 'Publishes notifications to an ntfy-compatible push-topic server.',
   provider: 'Push',
+  displayName: 'Push notification',
+  destination: {
+    required: false,
+    description: 'Omitted: the service makes a topic of its own for the subscription, and answers its subscribe link (subscribeUrl) for the ntfy app.',
+  },
+  subscribeLinkLabel: 'Open in the ntfy app',
   config: pushConfig,
   createTarget: createPushTarget,
 });

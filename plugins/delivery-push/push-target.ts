@@ -45,6 +45,19 @@ class NotMade {
 /** Why there is no subscribe link and no delivery: said to clients (create answer) and in the log. */
 const NOT_CONFIGURED = 'No push server is configured (Notifications__Push__BaseUrl is unset), so there is no subscribe link yet and push notifications wait until one is set.';
 
+/** The server the ntfy app subscribes to unless told otherwise. */
+const NTFY_SH = 'https://ntfy.sh';
+
+/** What a person does in the ntfy app with a topic of this server. */
+export function ntfyAppSteps(server: string, topic: string): string[] {
+  return [
+    'Install the free ntfy app: from Google Play or F-Droid on Android, from the App Store on an iPhone.',
+    `In the app, tap + and enter the topic ${topic}.`,
+    ...(server === NTFY_SH ? [] : [`Tick "Use another server" and enter ${server}.`]),
+    'Tap Subscribe. Alerts now arrive as notifications on the phone.',
+  ];
+}
+
 /** 16 random bytes: 128 bits, 22 characters of base64url (inside the topic alphabet). */
 const GENERATED_TOPIC_BYTES = 16;
 
@@ -133,6 +146,8 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
 
     subscribeUrl: (destination) => (baseUrl ? `${baseUrl}/${destination}` : null),
     subscribeUrlUnavailableReason: () => NOT_CONFIGURED,
+    unavailableReason: () => (publisher ? undefined : NOT_CONFIGURED),
+    subscribeSteps: (destination) => ntfyAppSteps(baseUrl ?? '', destination),
 
     async deliver(requests, signal, onOutcome) {
       const stats: BatchStats = { interrupted: 0, unconfigured: 0, notMade: new NotMade() };

@@ -106,6 +106,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     const page = await open('/subscribe');
     await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
     await page.getByLabel('Areas').fill('Kandy');
+    await page.getByRole('radio', { name: 'Push notification' }).check();
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
     const manage = await open((await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!);
@@ -128,6 +129,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await restored.getAttribute('aria-describedby')).toBeTruthy();
     expect(await page.locator(`#${await restored.getAttribute('aria-describedby')}`).textContent()).toBe('When power comes back, also after an outage reported only once it was over.');
     await restored.check();
+    await page.getByRole('radio', { name: 'Push notification' }).check();
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
     const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
@@ -156,6 +158,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     const subscribe = await open('/subscribe', viewport);
     await expect.poll(() => subscribe.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
     await subscribe.getByLabel(/^Name/).fill(LONG_UNBROKEN);
+    await subscribe.getByRole('radio', { name: 'Push notification' }).check();
     await subscribe.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => subscribe.getByRole('heading', { name: 'You are subscribed' }).count(), SLOW).toBe(1);
     const measured = await widths(subscribe);
@@ -204,7 +207,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     const page = await open(manageUrl(created.body), DESKTOP, { expectRefusals: true });
     await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Countdown');
     await page.getByRole('button', { name: 'Send a test notification' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/Test notification sent/);
+    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Test sent by Push notification/);
     await page.getByRole('button', { name: 'Send a test notification' }).click();
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent(), SLOW).toMatch(/You can send another one in \d+ seconds/);

@@ -165,8 +165,13 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
   it('shows an API error in the alert next to the form, in plain words, and stores nothing', async () => {
     const page = await openPage('/subscribe');
     const before = await subscriptionCount();
-    await subscribe(page, { email: 'not-an-address' });
     const alert = page.getByRole('alert');
+    // Two ways offered, none chosen for the person: the page asks rather than guess.
+    await expect.poll(() => page.getByRole('radio').count(), SLOW).toBe(2);
+    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => alert.textContent(), SLOW).toBe('Deliver by: please choose how the alerts should reach you.');
+    await subscribe(page, { email: 'not-an-address' });
     await expect.poll(() => alert.textContent(), SLOW).toBe('Email address: this is not an email address we can send to. Check it for typos.');
     expect(await page.getByLabel('Email address').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Email address').evaluate((input) => input.ownerDocument.activeElement === input)).toBe(true);
@@ -194,7 +199,7 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     expect(await page.getByRole('link', { name: 'Open in the ntfy app' }).getAttribute('href')).toBe(`${push.baseUrl}/${topic}`);
 
     await page.getByRole('button', { name: 'Send a test notification' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toBe('Test notification sent: it should show on your phone in a moment.');
+    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toBe('Test sent by Push notification: it should reach you within a few minutes.');
     expect(push.messages(topic).map((message) => message.title)).toEqual(['Test notification: Feeder seven']);
     await page.getByRole('button', { name: 'Send a test notification' }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), SLOW).toMatch(/^A test was sent a short while ago\. You can send another one in 5 minutes \(at \d{1,2}:\d{2}.*\)\.$/);
@@ -224,7 +229,7 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     expect(await page.getByRole('button', { name: 'Send a test notification' }).isVisible()).toBe(false);
   });
 
-  it('a service with no push server and no email plugin: Email is not offered, and the page says in words why there is no app link', async () => {
+  it('a service with no push server and no email plugin: Push is shown but not offered, and a push subscription made through the API has no link yet', async () => {
     const bare = await provisionDatabase(await preferredKind());
     const other = await startTestApp({ database: bare, workers: false, pluginsDir: realPluginsDir(['utility-power-outages', 'delivery-push']) });
     try {
@@ -233,13 +238,21 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
       const page = await context.newPage();
       await page.goto(`${otherUrl}/subscribe`);
       await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').allTextContents(), SLOW).toEqual(['Power outages']);
-      expect(await page.getByRole('radio', { name: 'Email' }).isDisabled()).toBe(true);
-      expect(await page.getByRole('radio', { name: 'Push notification' }).isChecked()).toBe(true);
-      await page.getByRole('button', { name: 'Subscribe' }).click();
-      await expect.poll(() => page.locator('#result').innerText(), SLOW).toContain('This service has no push server set up yet, so there is no link for the ntfy app.');
+      // Email is not installed: not listed at all. Push is installed but cannot deliver: shown, not offered.
+      await expect.poll(() => page.getByRole('radio').count(), SLOW).toBe(1);
+      expect(await page.getByRole('radio', { name: 'Push notification (not available here yet)' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('alert').textContent()).toBe('This service cannot deliver alerts yet: no way of delivery is set up. Please come back later.');
+      expect(await page.getByRole('button', { name: 'Subscribe' }).isDisabled()).toBe(true);
+
+      // The API still takes the create (its deliveries wait for the push server); its manage page says there is no link yet.
+      const created = (await other.app.inject({
+        method: 'POST', url: '/api/notification-subscriptions',
+        payload: { displayName: 'Early bird', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+      })).json();
+      await page.goto(`${otherUrl}/manage/${created.publicId}#token=${created.manageToken}`);
+      await expect.poll(() => page.locator('#link-setup').innerText(), SLOW).toContain('There is no subscribe link yet');
       expect(await page.getByRole('link', { name: 'Open in the ntfy app' }).count()).toBe(0);
       expect(await page.getByRole('img', { name: 'QR code of the subscribe link' }).count()).toBe(0);
-      expect(await page.getByRole('link', { name: 'Manage this subscription' }).count()).toBe(1);
     } finally {
       await context.close();
       await other.close();
@@ -267,7 +280,7 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Power outages in Matale');
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Send a test notification' }).tap();
-    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Test notification sent/);
+    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Test sent by Push notification/);
     expect(push.messages(subscribeUrl!.split('/').at(-1)!)).toHaveLength(1);
   });
 });

@@ -57,6 +57,42 @@ describe('system subscriptions', () => {
     expect(after.map((row) => [row.system_name, row.is_active])).toEqual([['env:Planned', false], ['env:PowerOutages', true], ['migration:ops', true]]);
     await second.close();
   });
+
+  it('delivers by any installed provider: __Provider and __Destination, checked by that target', async () => {
+    const key = 'NotificationPipeline__SystemSubscriptions__Ops';
+    const started = await startTestApp({
+      database, pluginsDir, workers: false,
+      env: { [`${key}__FeedId`]: 'utility.power-outages', [`${key}__Provider`]: 'Email', [`${key}__Destination`]: 'Ops@Example.org' },
+    });
+    try {
+      const knex = servicesOf(started.app).database.knex;
+      const row = await knex('notification_subscriptions').where({ system_name: 'env:Ops' }).first();
+      // Active at once: an operator's address needs no confirmation (no verification message is queued either).
+      expect([row.provider, row.destination, row.is_active]).toEqual(['Email', 'ops@example.org', true]);
+      expect(await knex('fixture_email_outbox').count({ n: '*' }).first()).toEqual({ n: 0 });
+      const result = await servicesOf(started.app).pipeline.processNotificationEvents(
+        [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'ops-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
+        { awaitDelivery: true },
+      );
+      expect(result.deliveredCount).toBeGreaterThanOrEqual(1);
+      expect(await knex('fixture_email_outbox').where({ recipient: 'ops@example.org', kind: 'notification' }).count({ n: '*' }).first()).toEqual({ n: 1 });
+    } finally {
+      await started.close();
+    }
+  });
+
+  it.each([
+    [{ Provider: 'Email', PushTopic: 'utility-power-outages' }, /Ops__PushTopic is for Provider Push; for Email set __Destination/],
+    [{ Provider: 'Email' }, /Ops: set __Destination \(or __PushTopic for Push\)/],
+    [{ Provider: 'Fax', Destination: '+94 11 000' }, /Ops__Destination: no Fax delivery target is installed \(installed: /],
+    [{ Provider: 'Email', Destination: 'not an address' }, /Ops__Destination: body\/delivery\/destination must be an email address/],
+  ])('stops the start naming the key when the settings %j do not make a destination', async (setting, message) => {
+    const key = 'NotificationPipeline__SystemSubscriptions__Ops';
+    const env = Object.fromEntries(Object.entries({ FeedId: 'utility.power-outages', ...setting }).map(([name, value]) => [`${key}__${name}`, value]));
+    const app = await buildApp({ env: { ...database.env, Logging__Level: 'silent', ...env }, pluginsDir });
+    await expect(app.ready()).rejects.toThrow(message);
+    await app.close().catch(() => undefined);
+  });
 });
 
 describe('a service with no delivery target installed', () => {

@@ -42,10 +42,14 @@ export async function callApi(method, path, options = {}) {
  * @param {ApiFailure} failure
  * @param {Action} action
  * @param {string} [timeZone]
+ * @param {Record<string, string>} [labels] form labels that differ from the usual ones
  */
-export function explain(failure, action, timeZone = 'UTC') {
-  return explainFailure(failure, action, new Date(), (date) => clockTime(date, timeZone));
+export function explain(failure, action, timeZone = 'UTC', labels = {}) {
+  return explainFailure(failure, action, new Date(), (date) => clockTime(date, timeZone), labels);
 }
 
 /** @returns {Promise<ApiResult>} */
 export const loadCatalog = () => callApi('GET', '/api/notification-feeds');
+
+/** @returns {Promise<ApiResult>} */
+export const loadProviders = () => callApi('GET', '/api/notification-providers');

@@ -9,7 +9,7 @@
 
 /** Request paths in the API's messages → the form field and its label. Longest first. */
 const FIELDS = [
-  { path: 'body/delivery/destination', field: 'email', label: 'Email address' },
+  { path: 'body/delivery/destination', field: 'destination', label: 'Destination' },
   { path: 'body/delivery/provider', field: 'provider', label: 'Deliver by' },
   { path: 'body/filter/locationKeywords', field: 'areas', label: 'Areas' },
   { path: 'body/filter/feeders', field: 'feeders', label: 'Feeders' },
@@ -102,9 +102,10 @@ function messageOf(body) {
 /**
  * A 400's message (`body/filter/feeders/0 must NOT have more than 100 characters`) → the field and plain words.
  * @param {string} message
+ * @param {Record<string, string>} [labels] a field's label on this form, where it differs (`{ destination: 'Email address' }`)
  * @returns {Explanation}
  */
-export function explainBadInput(message) {
+export function explainBadInput(message, labels = {}) {
   const known = FIELDS.find((entry) => message.startsWith(entry.path));
   if (!known) return { text: `Please check your entries: ${message || 'the service did not accept them.'}`, field: null };
   const rest = message.slice(known.path.length);
@@ -112,7 +113,7 @@ export function explainBadInput(message) {
   const reason = REASONS.find((entry) => entry.match.test(rest));
   const serverWords = rest.replace(/^(\/\d+)?\s*:?\s*/, '');
   const words = reason ? reason.words(/** @type {string[]} */ (rest.match(reason.match)), list) : serverWords || 'this is not accepted.';
-  return { text: `${known.label}: ${words}`, field: known.field };
+  return { text: `${labels[known.field] ?? known.label}: ${words}`, field: known.field };
 }
 
 /**
@@ -120,9 +121,10 @@ export function explainBadInput(message) {
  * @param {Action} action
  * @param {Date} now
  * @param {(date: Date) => string} formatTime the local clock time of a date, e.g. `10:35`
+ * @param {Record<string, string>} [labels] form labels that differ from the usual ones (see explainBadInput)
  * @returns {Explanation}
  */
-export function explainFailure(failure, action, now, formatTime) {
+export function explainFailure(failure, action, now, formatTime, labels = {}) {
   const { status } = failure;
   const message = messageOf(failure.body);
   const plain = (/** @type {string} */ text) => ({ text, field: null });
@@ -136,7 +138,7 @@ export function explainFailure(failure, action, now, formatTime) {
     return plain(`Too many requests. Please try again ${when}.`);
   }
   if (action === 'subscribe') {
-    if (status === 400) return explainBadInput(message);
+    if (status === 400) return explainBadInput(message, labels);
     if (status === 413) return plain('That is too much text. Please shorten your lists and try again.');
     if (status === 401) return plain('You are signed in with a token the service does not accept. Reload the page and try again.');
     return plain(`The subscription could not be made (the service answered ${status}). Please try again.`);
@@ -147,7 +149,7 @@ export function explainFailure(failure, action, now, formatTime) {
   if (status === 404) return plain('This subscription does not exist. It may have been deleted.');
   if (status === 409 && action === 'test') {
     return /not verified/.test(message)
-      ? plain('This subscription starts once you confirm your email address: open the link in the email we sent you.')
+      ? plain('This subscription starts once you confirm it: follow the link we sent you when you subscribed.')
       : plain('This subscription is no longer active, so no test can be sent.');
   }
   return plain(`That did not work (the service answered ${status}). Please try again.`);

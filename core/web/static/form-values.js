@@ -6,7 +6,10 @@
  * @typedef {{ id: string, displayName: string, eventTypes: string[], filterableFields: string[],
  *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean }} Feed
  * @typedef {{ label: string, hint: string, types: string[] }} EventTypeChoice
- * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, email: string, name: string }} FormInput
+ * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string }} DestinationSpec
+ * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
+ *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string }} Provider
+ * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, destination: string, name: string }} FormInput
  */
 
 /** The longest name the API takes. */
@@ -94,11 +97,13 @@ export function derivedName(feedName, areas, feeders) {
 
 /**
  * The body of POST /api/notification-subscriptions. Only the filters the feed can apply are sent;
- * no event type ticked means all of them (the criterion is left out).
+ * no event type ticked means all of them (the criterion is left out); the destination only to a
+ * provider that takes one.
  * @param {Feed} feed
  * @param {FormInput} input
+ * @param {boolean} destinationRequired whether the chosen provider takes a destination (an email address) or makes one
  */
-export function createRequest(feed, input) {
+export function createRequest(feed, input, destinationRequired) {
   const can = (/** @type {string} */ field) => feed.filterableFields.includes(field);
   const areas = can('Area') ? splitList(input.areas) : [];
   const feeders = can('Feeder') ? splitList(input.feeders) : [];
@@ -113,16 +118,28 @@ export function createRequest(feed, input) {
   const displayName = input.name.trim() || derivedName(feed.displayName, areas, feeders);
   /** @type {{ provider: string, destination?: string }} */
   const delivery = { provider: input.provider };
-  if (input.provider === 'Email') delivery.destination = input.email.trim();
+  if (destinationRequired) delivery.destination = input.destination.trim();
   return { displayName, feedId: feed.id, filter, delivery };
 }
 
 /**
- * The server and the topic of a push subscribe link, for the app's "Subscribe to topic" dialog.
- * @param {string} subscribeUrl
- * @returns {{ server: string, topic: string }}
+ * A provider's confirmation words with the destination put in: `We sent a link to {destination}.` →
+ * `['We sent a link to ', 'me@example.org', '.']` (every odd entry is the destination, to set apart).
+ * @param {string} text
+ * @param {string} destination
+ * @returns {string[]}
  */
-export function pushServerAndTopic(subscribeUrl) {
-  const cut = subscribeUrl.lastIndexOf('/');
-  return { server: subscribeUrl.slice(0, cut), topic: subscribeUrl.slice(cut + 1) };
+export function withDestination(text, destination) {
+  return text.split('{destination}').flatMap((part, index) => (index === 0 ? [part] : [destination, part]));
+}
+
+/**
+ * How a subscription is delivered, in words: `Email to me@example.org`, `Push notification`.
+ * @param {Provider | undefined} provider
+ * @param {{ provider: string, destination: string }} delivery
+ * @returns {string}
+ */
+export function deliveredBy(provider, delivery) {
+  if (!provider) return delivery.provider;
+  return provider.destination.required ? `${provider.displayName} to ${delivery.destination}` : provider.displayName;
 }

@@ -1,16 +1,17 @@
 // @ts-check
 // The manage page: /manage/{publicId}#token=…; the token stays in the fragment (never sent in a URL) and
 // goes to the API as X-Subscription-Token.
-import { callApi, explain, loadCatalog } from './api-client.js';
+import { callApi, explain, loadCatalog, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { eventTypeLabel } from './form-values.js';
+import { deliveredBy, eventTypeLabel } from './form-values.js';
 import { dateTime } from './times.js';
-import { pushSetup } from './push-setup.js';
+import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 
 /**
  * @typedef {import('./form-values.js').Feed} Feed
- * @typedef {{ publicId: string, displayName: string, feedId: string, isActive: boolean, subscribeUrl: string | null, createdAt: string,
+ * @typedef {import('./form-values.js').Provider} Provider
+ * @typedef {{ publicId: string, displayName: string, feedId: string, isActive: boolean, subscribeUrl: string | null, subscribeSteps: string[], createdAt: string,
  *   filter: { feeders?: string[], locationKeywords?: string[], keywords?: string[], eventTypes?: string[] },
  *   delivery: { provider: string, destination: string } }} Subscription
  */
@@ -25,6 +26,8 @@ const buttons = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAl
 let subscription;
 /** @type {Feed | undefined} */
 let feedOfSubscription;
+/** @type {Provider | undefined} */
+let providerOfSubscription;
 /** The live countdown to the next test, while one runs. @type {ReturnType<typeof setInterval> | undefined} */
 let countdown;
 const timeZone = () => feedOfSubscription?.timeZone ?? 'UTC';
@@ -39,23 +42,26 @@ const listOrAny = (/** @type {string[] | undefined} */ list, /** @type {string} 
 /**
  * @param {Subscription} shown
  * @param {Feed | undefined} feed
+ * @param {Provider | undefined} provider
  */
-function showSubscription(shown, feed) {
+function showSubscription(shown, feed, provider) {
   const { filter, delivery } = shown;
   byId('details-heading').textContent = shown.displayName;
-  const status = shown.isActive ? 'Active' : delivery.provider === 'Email' ? 'Waiting for you to confirm the email address (see your inbox)' : 'Stopped';
-  const deliveredBy = delivery.provider === 'Email' ? `Email to ${delivery.destination}` : delivery.provider === 'Push' ? 'Push notification (ntfy app)' : delivery.provider;
+  const status = shown.isActive ? 'Active' : provider?.confirmation ? `Waiting for you to confirm it: follow the link we sent to ${delivery.destination}` : 'Stopped';
   byId('details').replaceChildren(
     ...detail('Feed', feed?.displayName ?? shown.feedId),
     ...detail('Areas', listOrAny(filter.locationKeywords, 'Any')),
     ...detail('Feeders', listOrAny(filter.feeders, 'Any')),
     ...(filter.keywords?.length ? detail('Keywords', filter.keywords.join(', ')) : []),
     ...detail('Notify me about', filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends'),
-    ...detail('Delivered by', deliveredBy),
+    ...detail('Delivered by', deliveredBy(provider, delivery)),
     ...detail('Status', status),
     ...detail('Created', dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),
   );
-  if (delivery.provider === 'Push') byId('push-setup').replaceChildren(pushSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, token }));
+  // A destination the service made (a push topic) comes with a subscribe link to take to the phone.
+  if (provider && !provider.destination.required) {
+    byId('link-setup').replaceChildren(linkSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, subscribeSteps: shown.subscribeSteps, token }, provider.subscribeLinkLabel));
+  }
   showCalendarLinks(byId('calendar-links'), { publicId: shown.publicId, token, hasCalendar: feed?.hasCalendar === true });
   byId('subscription').hidden = false;
 }
@@ -70,13 +76,14 @@ async function load() {
     byId('loading').hidden = true;
     return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);
   }
-  const [answer, catalog] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog()]);
+  const [answer, catalog, installed] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog(), loadProviders()]);
   byId('loading').hidden = true;
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'view').text);
   subscription = answer.body;
   const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
   feedOfSubscription = feeds.find((feed) => feed.id === answer.body.feedId);
-  showSubscription(answer.body, feedOfSubscription);
+  providerOfSubscription = /** @type {Provider[]} */ (installed.ok ? installed.body : []).find((provider) => provider.provider === answer.body.delivery.provider);
+  showSubscription(answer.body, feedOfSubscription, providerOfSubscription);
 }
 
 /** Clears the messages of the page (and a countdown that was running): each action starts with a clean slate. */
@@ -119,11 +126,11 @@ async function sendTest() {
     if (Number.isFinite(seconds) && seconds > 0) return countDown(answer.failure, seconds);
     return say(alertRegion, explain(answer.failure, 'test', timeZone()).text);
   }
-  const email = subscription?.delivery.provider === 'Email';
+  const by = providerOfSubscription?.displayName ?? subscription?.delivery.provider ?? '';
   if (answer.body.deliveredCount > 0) {
-    say(statusRegion, email ? 'Test email on its way: it should arrive within a few minutes.' : 'Test notification sent: it should show on your phone in a moment.');
+    say(statusRegion, `Test sent by ${by}: it should reach you within a few minutes.`);
   } else {
-    say(statusRegion, 'The test could not be delivered right now. The service keeps trying; if nothing arrives, its push server may be down or not set up.');
+    say(statusRegion, `The test could not be delivered right now. The service keeps trying; if nothing arrives, its ${by} delivery may be down or not set up.`);
   }
 }
 
@@ -151,7 +158,7 @@ async function deleteSubscription() {
     return say(alertRegion, explain(answer.failure, 'delete', timeZone()).text);
   }
   byId('subscription').hidden = true;
-  byId('push-setup').hidden = true;
+  byId('link-setup').hidden = true;
   byId('calendar-links').hidden = true;
   say(statusRegion, 'Subscription deleted. You will get no more alerts from it.');
   /** @type {HTMLElement} */ (document.querySelector('h1')).focus();

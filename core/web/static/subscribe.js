@@ -1,30 +1,37 @@
 // @ts-check
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
-import { callApi, explain, loadCatalog } from './api-client.js';
+import { callApi, explain, loadCatalog, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { createRequest, derivedName, eventTypeChoices, splitList } from './form-values.js';
-import { pushSetup } from './push-setup.js';
+import { createRequest, derivedName, eventTypeChoices, splitList, withDestination } from './form-values.js';
+import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 
 /** @typedef {import('./form-values.js').Feed} Feed */
+/** @typedef {import('./form-values.js').Provider} Provider */
 
 const form = /** @type {HTMLFormElement} */ (byId('subscribe-form'));
 const feedSelect = /** @type {HTMLSelectElement} */ (byId('feed'));
 const alertRegion = byId('form-error');
 const button = /** @type {HTMLButtonElement} */ (byId('subscribe-button'));
 const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id));
-const providerRadios = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('input[name="provider"]')]);
+const providerRadios = () => /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('input[name="provider"]')]);
 
 /** @type {Feed[]} */
 let feeds = [];
+/** @type {Provider[]} */
+let providers = [];
 
 const selectedFeed = () => feeds.find((feed) => feed.id === feedSelect.value);
-const selectedProvider = () => providerRadios.find((radio) => radio.checked)?.value ?? '';
+/** @returns {Provider | undefined} */
+const selectedProvider = () => providers.find((provider) => provider.provider === providerRadios().find((radio) => radio.checked)?.value);
 
 /** Form fields by the names error-words.js uses. */
 const FIELD_IDS = /** @type {Record<string, string>} */ ({
-  email: 'email', provider: 'deliver-push', areas: 'areas', feeders: 'feeders', keywords: 'keywords', name: 'name', feed: 'feed',
+  destination: 'destination', areas: 'areas', feeders: 'feeders', keywords: 'keywords', name: 'name', feed: 'feed',
 });
+
+/** The destination field's label, where it is not the usual one (error messages name the field by it). */
+const fieldLabels = () => ({ destination: selectedProvider()?.destination.label ?? 'Destination' });
 
 function updateNameHint() {
   const feed = selectedFeed();
@@ -58,23 +65,50 @@ function showFeed() {
   updateNameHint();
 }
 
+/** Shows the destination field the chosen provider asks for (an email address), or none when it makes its own. */
 function showProvider() {
-  byId('email-field').hidden = selectedProvider() !== 'Email';
+  const provider = selectedProvider();
+  const spec = provider?.destination;
+  const field = input('destination');
+  byId('destination-field').hidden = !spec?.required;
+  if (!spec?.required) return;
+  byId('destination-label').textContent = spec.label ?? 'Destination';
+  byId('destination-hint').textContent = spec.hint ?? '';
+  field.type = spec.inputType ?? 'text';
+  field.autocomplete = /** @type {AutoFill} */ (spec.autocomplete ?? 'off');
+  if (spec.inputType && spec.inputType !== 'text') field.inputMode = spec.inputType;
+  else field.removeAttribute('inputmode');
+  field.placeholder = spec.placeholder ?? '';
 }
 
-/** Offers only the delivery providers this service has (the page is served with their list). */
-function offerProviders() {
-  const offered = (form.dataset.providers ?? '').split(' ').filter(Boolean);
-  for (const radio of providerRadios) {
-    if (offered.includes(radio.value)) continue;
-    radio.disabled = true;
-    radio.checked = false;
-    radio.labels?.[0]?.append(el('span', { class: 'optional' }, ' (not offered here)'));
+/** The "Deliver by" choices: every installed provider; those that cannot deliver yet are shown, not offered. */
+async function fillProviders() {
+  const answer = await loadProviders();
+  const choices = byId('provider-choices');
+  if (!answer.ok) {
+    choices.replaceChildren();
+    return say(alertRegion, explain(answer.failure, 'catalog').text);
   }
-  if (!selectedProvider()) {
-    const first = providerRadios.find((radio) => !radio.disabled);
-    if (first) first.checked = true;
+  providers = answer.body;
+  choices.replaceChildren(
+    ...providers.map((provider, index) => {
+      const id = `deliver-${index}`;
+      return el(
+        'div',
+        { class: 'choice' },
+        el('input', { type: 'radio', id, name: 'provider', value: provider.provider, ...(provider.available ? {} : { disabled: '' }) }),
+        el('label', { for: id }, provider.displayName, ...(provider.available ? [] : [el('span', { class: 'optional' }, ' (not available here yet)')])),
+      );
+    }),
+  );
+  const offered = providerRadios().filter((radio) => !radio.disabled);
+  // One way offered: chosen already. Several: the person chooses (no order of plugins makes one the default).
+  if (offered.length === 1) offered[0].checked = true;
+  else if (offered.length === 0) {
+    button.disabled = true;
+    say(alertRegion, 'This service cannot deliver alerts yet: no way of delivery is set up. Please come back later.');
   }
+  for (const radio of providerRadios()) radio.addEventListener('change', showProvider);
   showProvider();
 }
 
@@ -93,7 +127,8 @@ async function fillFeeds() {
  * @param {string | null} field
  */
 function markInvalid(field) {
-  const target = field === 'eventTypes' ? form.querySelector('input[name="eventTypes"]') : field && FIELD_IDS[field] ? byId(FIELD_IDS[field]) : null;
+  const firstOf = (/** @type {string} */ name) => form.querySelector(`input[name="${name}"]:not([disabled])`);
+  const target = field === 'eventTypes' || field === 'provider' ? firstOf(field) : field && FIELD_IDS[field] ? byId(FIELD_IDS[field]) : null;
   if (!(target instanceof HTMLElement)) return;
   target.setAttribute('aria-invalid', 'true');
   target.setAttribute('aria-errormessage', 'form-error');
@@ -101,7 +136,8 @@ function markInvalid(field) {
 }
 
 /**
- * @param {{ publicId: string, displayName: string, delivery: { provider: string, destination: string }, subscribeUrl: string | null, manageToken: string }} created
+ * @param {{ publicId: string, displayName: string, isActive: boolean, delivery: { provider: string, destination: string },
+ *   subscribeUrl: string | null, subscribeSteps: string[], manageToken: string }} created
  */
 function showResult(created) {
   const manageUrl = `/manage/${encodeURIComponent(created.publicId)}#token=${encodeURIComponent(created.manageToken)}`;
@@ -114,19 +150,23 @@ function showResult(created) {
   const calendar = el('div', { class: 'calendar-links' });
   showCalendarLinks(calendar, { publicId: created.publicId, token: created.manageToken, hasCalendar: selectedFeed()?.hasCalendar === true });
   const body = byId('result-body');
-  if (created.delivery.provider === 'Email') {
-    byId('result-heading').textContent = 'Check your inbox';
+  const provider = providers.find((entry) => entry.provider === created.delivery.provider);
+  const destination = created.delivery.destination;
+  if (!created.isActive) {
+    const words = provider?.confirmation ?? { heading: 'Confirm your subscription', text: 'We sent a message to {destination}. Follow it to confirm: your alerts start then.' };
+    byId('result-heading').textContent = words.heading;
     body.replaceChildren(
-      el('p', {}, 'We sent a link to ', el('strong', { class: 'unbroken' }, created.delivery.destination), '. Open it to confirm the address: your alerts “', created.displayName, '” start then.'),
-      el('p', { class: 'hint' }, 'Nothing there after a few minutes? Look in the spam folder. Until you confirm, nothing else is sent.'),
+      el('p', {}, ...withDestination(words.text, destination).map((part, index) => (index % 2 === 1 ? el('strong', { class: 'unbroken' }, part) : part))),
+      el('p', { class: 'hint' }, 'Until you confirm, nothing else is sent.'),
       calendar,
       manage,
     );
   } else {
     byId('result-heading').textContent = 'You are subscribed';
+    const by = provider?.displayName ?? created.delivery.provider;
     body.replaceChildren(
-      el('p', {}, `Your alerts “${created.displayName}” arrive as push notifications in the ntfy app.`),
-      pushSetup({ publicId: created.publicId, subscribeUrl: created.subscribeUrl, token: created.manageToken }),
+      el('p', {}, `You will get your alerts “${created.displayName}” by ${by}`, ...(provider?.destination.required ? [' at ', el('strong', { class: 'unbroken' }, destination)] : []), '.'),
+      ...(provider?.destination.required ? [] : [linkSetup({ publicId: created.publicId, subscribeUrl: created.subscribeUrl, subscribeSteps: created.subscribeSteps, token: created.manageToken }, provider?.subscribeLinkLabel ?? 'Open the subscribe link')]),
       calendar,
       manage,
     );
@@ -148,30 +188,34 @@ async function submit(/** @type {SubmitEvent} */ event) {
     invalid.removeAttribute('aria-errormessage');
   }
   const provider = selectedProvider();
-  if (provider === 'Email' && input('email').value.trim() === '') {
-    say(alertRegion, 'Email address: please enter the address the alerts should go to.');
-    return markInvalid('email');
+  if (!provider) {
+    say(alertRegion, 'Deliver by: please choose how the alerts should reach you.');
+    return markInvalid('provider');
+  }
+  const required = provider.destination.required;
+  if (required && input('destination').value.trim() === '') {
+    say(alertRegion, `${fieldLabels().destination}: please enter where the alerts should go.`);
+    return markInvalid('destination');
   }
   const eventTypes = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('input[name="eventTypes"]:checked')]).map((box) => box.value);
   const body = createRequest(feed, {
     feedId: feed.id, areas: input('areas').value, feeders: input('feeders').value, keywords: input('keywords').value,
-    eventTypes, provider, email: input('email').value, name: input('name').value,
-  });
+    eventTypes, provider: provider.provider, destination: input('destination').value, name: input('name').value,
+  }, required);
   button.disabled = true;
   form.setAttribute('aria-busy', 'true');
   const answer = await callApi('POST', '/api/notification-subscriptions', { body });
   button.disabled = false;
   form.removeAttribute('aria-busy');
   if (answer.ok) return showResult(answer.body);
-  const explanation = explain(answer.failure, 'subscribe', feed.timeZone);
+  const explanation = explain(answer.failure, 'subscribe', feed.timeZone, fieldLabels());
   say(alertRegion, explanation.text);
   markInvalid(explanation.field);
 }
 
 feedSelect.addEventListener('change', showFeed);
-for (const radio of providerRadios) radio.addEventListener('change', showProvider);
 input('areas').addEventListener('input', updateNameHint);
 input('feeders').addEventListener('input', updateNameHint);
 form.addEventListener('submit', (event) => void submit(event));
-offerProviders();
+void fillProviders();
 void fillFeeds();

@@ -8,6 +8,7 @@ import { describeSectionTypo } from './config/section-typos.ts';
 import { pickSections } from './config/compose-schema.ts';
 import { publicCoreSettings } from './config/without-secrets.ts';
 import { createDatabase } from './db/database.ts';
+import { deprecationsOf } from './plugins/deprecations.ts';
 import { createFeedCatalog } from './plugins/feed-catalog.ts';
 import { compileTrust } from './http/client-address.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -108,6 +109,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');
   for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));
   app.log.info({ database: database.description, plugins: registry.plugins.map((p) => p.folder) }, 'starting');
+  for (const { manifest } of registry.plugins) {
+    for (const note of deprecationsOf(manifest)) app.log.warn({ plugin: manifest.id }, `plugin ${manifest.id} ${note}`);
+  }
 
   // One list of what to stop, the database last: app.close() runs it, and so does a failed start.
   const shutdown = new Shutdown(app.log);

@@ -4,6 +4,7 @@
 export { default as Type } from 'typebox';
 export type { Static, TObject, TSchema } from 'typebox';
 export { Errors } from '../errors.ts';
+export { PLUGIN_API_VERSION } from './api-version.ts';
 export { ErrorSchema, errorResponses, noContent, pageOrError, textResponse } from '../http/response-schemas.ts';
 export * from './feed-types.ts';
 export type * from './delivery-types.ts';
@@ -27,6 +28,8 @@ export type { ConfirmationWords, DestinationSpec, ProviderInfo } from './target-
 export { createValidator, type ValidationResult } from './validation.ts';
 export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';
+export { itemStateStore, type ItemStates, type ItemStateStoreSpec } from '../feeds/item-state-store.ts';
+export { occurrenceKey, sequenceId } from './event-keys.ts';
 export {
   defineFeedAnswer,
   FeedCount,

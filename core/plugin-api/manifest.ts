@@ -80,9 +80,14 @@ export type PluginContext<S extends ConfigSections = ConfigSections> = FeedPlugi
 interface PluginBase<S extends ConfigSections, C extends PluginContextBase<S>> {
   /** Equals the plugin's folder name. */
   readonly id: string;
+  /** The plugin API version it was written for (PLUGIN_API_VERSION then). Without it: 1. */
+  readonly apiVersion?: number;
   readonly description?: string;
   readonly config: S;
-  /** Absolute folder of the plugin's knex migrations (file names unique across plugins). */
+  /**
+   * Absolute folder of the plugin's knex migrations (file names unique
+   * across plugins). Default: the plugin folder's `migrations`, when it has one.
+   */
   readonly migrationsDir?: string;
   readonly topics?: TopicEntries;
   /**

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Errors } from '../errors.ts';
 import type { NotificationFeedDefinition, NotificationRenderer } from '../plugin-api/feed-types.ts';
 import type { DeliveryPluginManifest, FeedPluginManifest, TopicAllowlist } from '../plugin-api/manifest.ts';
@@ -44,7 +46,7 @@ export class PluginRegistry {
       if (manifest.kind === 'feed' && manifest.systemSubscription) topics.add(manifest.systemSubscription.pushTopic);
     }
     this.topicAllowlist = Object.freeze({ topics: [...topics].sort(), prefixes: [...prefixes].sort() });
-    this.migrationDirs = [coreMigrationsDir, ...plugins.flatMap((p) => (p.manifest.migrationsDir ? [p.manifest.migrationsDir] : []))];
+    this.migrationDirs = [coreMigrationsDir, ...plugins.flatMap((p) => migrationsDirOf(p))];
     const owners = new Map<string, string>();
     for (const dir of this.migrationDirs) {
       for (const file of migrationFiles(dir)) {
@@ -97,6 +99,13 @@ export class PluginRegistry {
       ];
     });
   }
+}
+
+/** A plugin's migrations: the folder its manifest names, else its `migrations` folder by convention, if it has one. */
+function migrationsDirOf(plugin: DiscoveredPlugin): string[] {
+  if (plugin.manifest.migrationsDir) return [plugin.manifest.migrationsDir];
+  const conventional = path.join(plugin.dir, 'migrations');
+  return existsSync(conventional) ? [conventional] : [];
 }
 
 function uniqueBy<T>(items: readonly T[], key: (item: T) => string, what: string): Map<string, T> {

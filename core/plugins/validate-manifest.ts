@@ -3,6 +3,7 @@ import { isFeedAnswer } from '../plugin-api/feed-answer.ts';
 import { isFeedMonitor } from '../plugin-api/feed-monitor.ts';
 import { FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
 import type { PluginManifest } from '../plugin-api/manifest.ts';
+import { PLUGIN_API_VERSION } from '../plugin-api/api-version.ts';
 import { validatePublicViews } from './validate-public-views.ts';
 import { isFn, isRecord } from './value-kinds.ts';
 
@@ -21,6 +22,16 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
   if (!isRecord(manifest)) return ['index.ts does not export `manifest` (use defineFeedPlugin or defineDeliveryPlugin)'];
   const m = manifest as Partial<PluginManifest> & Record<string, unknown>;
   const problems: string[] = [];
+  if (m.apiVersion !== undefined) {
+    if (!Number.isInteger(m.apiVersion) || (m.apiVersion as number) < 1) problems.push('apiVersion must be a whole number from 1');
+    else if ((m.apiVersion as number) > PLUGIN_API_VERSION) {
+      // Nothing else is worth saying: a later API's manifest may mean things this service cannot read.
+      return [
+        `it was written for plugin API version ${m.apiVersion}, and this service offers version ${PLUGIN_API_VERSION}: ` +
+          `update the service, or install a version of the plugin written for API version ${PLUGIN_API_VERSION} or earlier`,
+      ];
+    }
+  }
   if (m.kind !== 'feed' && m.kind !== 'delivery') problems.push('kind must be "feed" or "delivery"');
   if (typeof m.id !== 'string' || !PLUGIN_ID.test(m.id)) problems.push('id must be kebab-case');
   else if (m.id !== folder) problems.push(`id "${m.id}" must equal the folder name`);
@@ -47,7 +58,28 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
   if (m.kind === 'delivery') {
     if (typeof m.provider !== 'string' || !/^[A-Z][A-Za-z]+$/.test(m.provider)) problems.push('provider must be a PascalCase name');
     if (m.createTarget !== undefined && !isFn(m.createTarget)) problems.push('createTarget must be a function');
+    problems.push(...validateTargetPresentation(m as Record<string, unknown>));
   }
+  return problems;
+}
+
+const INPUT_TYPES = ['email', 'tel', 'url', 'text'];
+
+/** A target's `displayName`, `destination` and `confirmation`: what the providers list and the pages show. */
+function validateTargetPresentation(m: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (m.displayName !== undefined && (typeof m.displayName !== 'string' || m.displayName.trim() === '')) problems.push('displayName must be text');
+  const destination = m.destination;
+  if (destination !== undefined) {
+    if (!isRecord(destination) || typeof destination.required !== 'boolean' || typeof destination.description !== 'string') {
+      problems.push('destination needs required (true or false) and a description (text)');
+    } else if (destination.inputType !== undefined && !INPUT_TYPES.includes(destination.inputType as string)) {
+      problems.push(`destination.inputType must be one of ${INPUT_TYPES.join(', ')}`);
+    }
+  }
+  const words = m.confirmation;
+  if (words !== undefined && (!isRecord(words) || typeof words.heading !== 'string' || typeof words.text !== 'string')) problems.push('confirmation needs a heading and a text');
+  if (m.subscribeLinkLabel !== undefined && typeof m.subscribeLinkLabel !== 'string') problems.push('subscribeLinkLabel must be text');
   return problems;
 }
 

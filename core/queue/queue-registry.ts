@@ -1,3 +1,4 @@
+import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
@@ -17,7 +18,7 @@ export interface QueueHandle<TItem = unknown, TOutcome = unknown> {
   work(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]>;
 }
 
-export type QueueDefinition<TItem, TOutcome> = Omit<QueueWorkerOptions<TItem, TOutcome>, 'log'>;
+export type QueueDefinition<TItem, TOutcome> = PluginQueueDefinition<TItem, TOutcome>;
 
 /** `delivery-email.outbox` → `queue_delivery_email_outbox`: a LISTEN channel of its own per queue. */
 const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);

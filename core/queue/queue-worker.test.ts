@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LeasedQueueStore } from './leased-queue.ts';
+import type { LeasedQueueStore } from '../plugin-api/queue-types.ts';
 import { QueueWorker } from './queue-worker.ts';
 
 /**

@@ -1,28 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BatchTally, LeasedQueueStore } from './leased-queue.ts';
+import type { BatchTally, PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 
-export interface QueueWorkerOptions<TItem, TOutcome> {
-  /** Names the queue in logs (`core.delivery-dispatcher`, `delivery-email.outbox`). */
-  readonly name: string;
-  readonly store: LeasedQueueStore<TItem, TOutcome>;
-  /**
-   * Works one leased batch and returns one outcome per item. Throwing is
-   * the worker's fault, not the items': nothing is settled and the rows
-   * are due again when their lease lapses. `token` is the batch's lease,
-   * for work that settles part of it in a transaction of its own.
-   */
-  work(batch: readonly TItem[], signal: AbortSignal, token: string): Promise<readonly TOutcome[]>;
-  /** Counts for the batch's log line (and other fields: the provider); also says whether any was a failure (logged as a warning). */
-  tally?(outcomes: readonly TOutcome[], batch: readonly TItem[]): { counts: BatchTally; failures: number };
-  /** Told each batch's outcomes once they are settled (metrics); must not throw. */
-  onSettled?(outcomes: readonly TOutcome[], batch: readonly TItem[]): void;
-  readonly batchSize: number;
-  readonly leaseSeconds: number;
-  /** Batches worked at once: the next is leased while the previous one's last items finish. */
-  readonly batchesInFlight?: number;
-  /** A timer wakes the worker for the next due row only when it falls due sooner than this (the sweep covers the rest). */
-  readonly sweepSeconds: number;
+/** A queue's definition as its owner declares it, and the logger it writes to. */
+export interface QueueWorkerOptions<TItem, TOutcome> extends PluginQueueDefinition<TItem, TOutcome> {
   readonly log: FastifyBaseLogger;
 }
 

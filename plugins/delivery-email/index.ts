@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineDeliveryPlugin } from '#plugin-api';
 import { adminRoutes } from './admin-routes.ts';
 import { emailConfig } from './config.ts';
@@ -15,6 +14,7 @@ import { outboxRetention } from './outbox-retention.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-email',
+  apiVersion: 2,
   description: 'Sends notifications by email through a transactional outbox and an SMTP relay.',
   provider: 'Email',
   displayName: 'Email',
@@ -31,7 +31,6 @@ export const manifest = defineDeliveryPlugin({
     text: 'We sent a link to {destination}. Open it to confirm the address: your alerts start then. Nothing there after a few minutes? Look in the spam folder.',
   },
   config: emailConfig,
-  migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
   createTarget: createEmailTarget,
   workers: (context) => [outboxRetention(context)],
   routes(app, context) {

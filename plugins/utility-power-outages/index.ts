@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineFeedPlugin } from '#plugin-api';
 import { announcementRoutes } from './announcements.ts';
 import { powerOutageAlerts } from './cap-alerts.ts';
@@ -11,6 +10,7 @@ import { POWER_OUTAGES_FEED_ID, powerOutageRenderers } from './renderers.ts';
 /** The utility's live power-outage feed: new outages, estimate updates, restorations, and admin announcements. */
 export const manifest = defineFeedPlugin({
   id: 'utility-power-outages',
+  apiVersion: 2,
   description: 'Live power outages of the utility: new outages, estimated restoration updates, restorations and admin announcements.',
   config: powerOutagesConfig,
   feed: {
@@ -30,6 +30,5 @@ export const manifest = defineFeedPlugin({
   urgentEventTypes: ['NewOutage', 'ManualAnnouncement'],
   timeZone: (config) => config.PowerOutages.TimeZone,
   systemSubscription: { name: 'PowerOutages', pushTopic: 'utility-power-outages' },
-  migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
   routes: (app, context) => announcementRoutes(app, context),
 });

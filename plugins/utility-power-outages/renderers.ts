@@ -1,4 +1,4 @@
-import { defineRenderer, formatDateTime, singleLine as one, type NotificationEvent, type SectionsConfig } from '#plugin-api';
+import { defineRenderer, formatDateTime, type NotificationEvent, type SectionsConfig, sequenceId, singleLine as one } from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import type { AnnouncementPayload, PowerOutageItem } from './outage-types.ts';
 
@@ -10,7 +10,7 @@ const formatTime = (iso: string, zone: string) => formatDateTime(iso, zone);
 // Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
 const outageLines = (item: PowerOutageItem) => [`Feeder: ${one(item.feeder)}`, `Areas: ${one(item.areas.join(', ')) || '—'}`];
 const placeOf = (item: PowerOutageItem) => one(item.areas.join(', ')) || one(item.feeder);
-const sequenceIdOf = (event: NotificationEvent) => `po-${event.itemKey ?? event.sourceKey}`.replace(/[^-_A-Za-z0-9]/g, '_').slice(0, 64);
+const sequenceIdOf = (event: NotificationEvent) => sequenceId('po', event.itemKey ?? event.sourceKey);
 
 /** The lines of an ongoing outage: where, since when, the estimate when `estimateLine` gives one, the cause. */
 function ongoingBody(item: PowerOutageItem, zone: string, estimateLine: string[]): string {

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineFeedPlugin } from '#plugin-api';
 import { scheduledOutageMonitor } from './monitor.ts';
 import { scheduledOutagesConfig } from './config.ts';
@@ -10,6 +9,7 @@ import { SCHEDULED_OUTAGES_FEED_ID, scheduledOutageRenderers } from './renderers
 /** The utility's planned outages, with daily and weekly digests and day-before reminders (monitor: issue 7). */
 export const manifest = defineFeedPlugin({
   id: 'utility-scheduled-outages',
+  apiVersion: 2,
   description: 'Planned outages of the utility: new entries, changes, cancellations, digests and reminders.',
   config: scheduledOutagesConfig,
   feed: {
@@ -27,5 +27,4 @@ export const manifest = defineFeedPlugin({
   presentation: scheduledOutagePresentation,
   timeZone: (config) => config.ScheduledOutages.TimeZone,
   systemSubscription: { name: 'ScheduledOutages', pushTopic: 'utility-scheduled-outages' },
-  migrationsDir: fileURLToPath(new URL('./migrations', import.meta.url)),
 });

@@ -1,11 +1,11 @@
-import { defineRenderer, formatLocalDate, localInstant, singleLine as one, zoneName, type NotificationEvent, type SectionsConfig } from '#plugin-api';
+import { defineRenderer, formatLocalDate, localInstant, type NotificationEvent, type SectionsConfig, sequenceId, singleLine as one, zoneName } from '#plugin-api';
 import type { scheduledOutagesConfig } from './config.ts';
 import type { DigestPayload, ScheduledOutageItem, UpdatedPayload } from './scheduled-types.ts';
 
 export const SCHEDULED_OUTAGES_FEED_ID = 'utility.scheduled-outages';
 type Config = SectionsConfig<typeof scheduledOutagesConfig>;
 
-const sequenceIdOf = (event: NotificationEvent) => `so-${event.itemKey ?? event.sourceKey}`.replace(/[^-_A-Za-z0-9]/g, '_').slice(0, 64);
+const sequenceIdOf = (event: NotificationEvent) => sequenceId('so', event.itemKey ?? event.sourceKey);
 // Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
 const where = (item: ScheduledOutageItem) => one(item.areas.join(', ')) || one(item.feeder);
 /** `09:00–17:00 GMT+5:30`: the local times of the feed's zone, and the zone, named as it is on that date. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDemo, type RunningDemo } from '../../demo/demo-runner.ts';
 import { tmpRoot } from '../helpers/databases.ts';
+import { loadPlatform } from '../../core/boot.ts';
 
 // The whole demo as a person runs it: `npm run demo`, the first outage and its
 // restoration in the system topic through ntfy's poll API, then Ctrl-C (SIGINT to
@@ -44,7 +45,10 @@ describe('npm run demo', () => {
     expect(token).toBeDefined();
     const feeds = await fetch(`${urls.service}/api/admin/feeds`, { headers: { authorization: `Bearer ${token}` } });
     expect(feeds.status).toBe(200);
-    expect(((await feeds.json()) as Array<{ id: string }>).map((feed) => feed.id)).toEqual(['utility.power-outages', 'utility.scheduled-outages']);
+    // Every installed feed, the shipped ones and any dropped in.
+    const installed = (await loadPlatform()).registry.getAll().map((feed) => feed.id);
+    expect(((await feeds.json()) as Array<{ id: string }>).map((feed) => feed.id)).toEqual(installed);
+    expect(installed).toEqual(expect.arrayContaining(['utility.power-outages', 'utility.scheduled-outages']));
 
     const ended = await demo.stop('SIGINT');
     // npm's shell (dash) dies of the SIGINT the whole group gets, so npm reports the interrupt as a

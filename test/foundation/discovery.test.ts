@@ -4,15 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, servicesOf } from '../../core/app.ts';
 import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { shippedPluginsDir } from '../helpers/shipped-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const monitors = (names: readonly string[]) => names.filter((name) => name.endsWith('.monitor'));
 
-/** A plugins folder holding the real plugins plus the fixture feed, as an operator would drop it in. */
+/** A plugins folder holding the shipped plugins plus the fixture feed, as an operator would drop it in. */
 function pluginsDirWithFixture(): string {
-  const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
-  cpSync(fileURLToPath(new URL('../../plugins/', import.meta.url)), dir, { recursive: true });
+  const dir = shippedPluginsDir();
   cpSync(path.join(fixtures, 'plugins', 'fixture-feed'), path.join(dir, 'fixture-feed'), { recursive: true });
   return dir;
 }

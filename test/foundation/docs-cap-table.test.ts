@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPlatform } from '../../core/boot.ts';
 import { projectRoot } from '../../core/paths.ts';
+import { shippedPluginsDir } from '../helpers/shipped-plugins.ts';
 
-const { registry } = await loadPlatform();
+const { registry } = await loadPlatform(shippedPluginsDir());
 
 describe("the CAP table of docs/api.md", () => {
   it('says for each event type exactly what the shipped plugins publish', () => {

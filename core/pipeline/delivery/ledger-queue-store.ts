@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SubscriptionScope } from '../../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../../plugin-api/feed-types.ts';
-import type { LeasedQueueStore } from '../../queue/leased-queue.ts';
+import type { LeasedQueueStore } from '../../plugin-api/queue-types.ts';
 import type { SettledDelivery } from './delivery-outcome.ts';
 import { pgArray as array } from '../../db/pg-array.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { LeasedQueueStore } from '../../queue/leased-queue.ts';
+import type { LeasedQueueStore } from '../../plugin-api/queue-types.ts';
 import type { FanoutEvent } from './claim-page.ts';
 import { pgArray as array } from '../../db/pg-array.ts';
 

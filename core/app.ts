@@ -110,7 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));
   app.log.info({ database: database.description, plugins: registry.plugins.map((p) => p.folder) }, 'starting');
   for (const { manifest } of registry.plugins) {
-    for (const note of deprecationsOf(manifest)) app.log.warn({ plugin: manifest.id }, `plugin ${manifest.id} ${note}`);
+    for (const note of deprecationsOf(manifest)) app.log.warn({ plugin: manifest.id }, `plugin ${manifest.id}: ${note}`);
   }
 
   // One list of what to stop, the database last: app.close() runs it, and so does a failed start.

@@ -1,5 +1,6 @@
 import { enableCompileCache } from 'node:module';
 import { servicesOf } from './app.ts';
+import { pluginsDirOf } from './paths.ts';
 
 // Node keeps the compiled code of every module in its compile cache (under
 // the OS temp folder, or NODE_COMPILE_CACHE), so a start after the first
@@ -26,7 +27,7 @@ const SHUTDOWN_GRACE_MS = 20_000;
 async function main(): Promise<void> {
   const env = readProcessEnv();
   // PLUGINS_DIR picks another plugins folder (it decides the config schema, so it is no config key).
-  const app = await buildApp({ env, pluginsDir: env.PLUGINS_DIR || undefined });
+  const app = await buildApp({ env, pluginsDir: pluginsDirOf(env) });
   closeWithGrace(
     {
       delay: SHUTDOWN_GRACE_MS,

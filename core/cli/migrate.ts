@@ -3,10 +3,11 @@ import { readProcessEnv } from '../config/env-source.ts';
 import { describeSectionTypo } from '../config/section-typos.ts';
 import { createDatabase } from '../db/database.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { pluginsDirOf } from '../paths.ts';
 
 /** `npm run migrate`: applies the migrations of core and every plugin, then exits (non-zero on failure). */
 try {
-  const { registry, config, loaded } = await configurePlatform(readProcessEnv());
+  const { registry, config, loaded } = await configurePlatform(readProcessEnv(), pluginsDirOf(process.env));
   for (const key of loaded.unknownKeys) process.stderr.write(`warning: unknown configuration key ignored (a typo?): ${key}\n`);
   for (const typo of loaded.sectionTypos) process.stderr.write(`warning: ${describeSectionTypo(typo)}\n`);
   const database = createDatabase({

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createSigner } from 'fast-jwt';
 import { configurePlatform } from '../boot.ts';
 import { readProcessEnv } from '../config/env-source.ts';
+import { pluginsDirOf } from '../paths.ts';
 
 const USAGE = `Usage: npm run token -- --sub <name> [--admin] [--hours <n>]
 
@@ -25,7 +26,7 @@ try {
     const hours = Number(values.hours);
     if (!values.sub || values.sub.trim() === '') throw new Error(`--sub <name> is required.\n\n${USAGE}`);
     if (!Number.isInteger(hours) || hours < 1 || hours > 720) throw new Error(`--hours must be a whole number from 1 to 720.\n\n${USAGE}`);
-    const { config } = await configurePlatform(readProcessEnv(), readProcessEnv().PLUGINS_DIR || undefined);
+    const { config } = await configurePlatform(readProcessEnv(), pluginsDirOf(process.env));
     const secret = config.Jwt.Secret;
     if (!secret) throw new Error('Jwt__Secret is not set (in the environment or .env): the service accepts no bearer token without it.');
     const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: hours * 3600 * 1000 });

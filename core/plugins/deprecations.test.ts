@@ -35,7 +35,7 @@ describe('plugins written for an earlier plugin API', () => {
     const old = feed({ way: 'parse' });
     expect(validateManifest('some-feed', old)).toEqual([]);
     expect(deprecationsOf(old)).toEqual([
-      expect.stringMatching(/^declares no apiVersion, so it is read as written for plugin API version 1; it works as before\./),
+      expect.stringMatching(/^it declares no apiVersion, so it is read as written for plugin API version 1; it works as before\./),
       expect.stringMatching(/^its monitor checks answers with parse: .*Declare answer with defineFeedAnswer/),
     ]);
   });

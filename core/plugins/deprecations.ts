@@ -8,7 +8,7 @@ import type { PluginManifest } from '../plugin-api/manifest.ts';
 export function deprecationsOf(manifest: PluginManifest): string[] {
   const notes: string[] = [];
   if (manifest.apiVersion === undefined) {
-    notes.push('declares no apiVersion, so it is read as written for plugin API version 1; it works as before. Declare the version it is written for (apiVersion: PLUGIN_API_VERSION).');
+    notes.push('it declares no apiVersion, so it is read as written for plugin API version 1; it works as before. Declare the version it is written for (apiVersion: PLUGIN_API_VERSION).');
   }
   if (manifest.kind === 'feed' && manifest.monitor.parse && !manifest.monitor.answer) {
     notes.push('its monitor checks answers with parse: one bad item fails the whole poll. Declare answer with defineFeedAnswer, and core leaves out a bad item alone.');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Errors } from '../errors.ts';
 import type { PluginManifest } from '../plugin-api/manifest.ts';
+import { resolvePluginApiEverywhere } from './plugin-api-resolution.ts';
 import { validateManifest } from './validate-manifest.ts';
 
 export interface DiscoveredPlugin {
@@ -18,6 +19,7 @@ export interface DiscoveredPlugin {
  */
 export async function discoverPlugins(pluginsDir: string): Promise<DiscoveredPlugin[]> {
   if (!existsSync(pluginsDir)) return [];
+  resolvePluginApiEverywhere();
   const folders = readdirSync(pluginsDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.startsWith('_'))
     .map((entry) => entry.name)

@@ -1,13 +1,19 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, servicesOf } from '../../core/app.ts';
 import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { projectRoot } from '../../core/paths.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { shippedPluginsDir } from '../helpers/shipped-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const run = promisify(execFile);
 const monitors = (names: readonly string[]) => names.filter((name) => name.endsWith('.monitor'));
 
 /** A plugins folder holding the shipped plugins plus the fixture feed, as an operator would drop it in. */
@@ -114,5 +120,62 @@ describe('plugin discovery', () => {
     const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
     cpSync(path.join(fixtures, 'plugins', 'fixture-feed', 'migrations'), path.join(dir, 'stray-folder'), { recursive: true });
     await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(/Plugin folder "stray-folder": has no index.ts/);
+  });
+
+  it('stops the start naming a plugin written for a later plugin API, and what to do', async () => {
+    const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
+    cpSync(path.join(fixtures, 'plugins', 'fixture-feed'), path.join(dir, 'fixture-feed'), { recursive: true });
+    const index = path.join(dir, 'fixture-feed', 'index.ts');
+    writeFileSync(index, readFileSync(index, 'utf8').replace("id: 'fixture-feed',", "id: 'fixture-feed',\n  apiVersion: 99,"));
+    await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(
+      /Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version 2: update the service/,
+    );
+  });
+
+  it('warns once, naming the plugin, when it was written before apiVersion existed; it works as before', async () => {
+    const { app, logs } = await start({});
+    const warnings = logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40 && entry.plugin === 'fixture-feed');
+    // It declares no apiVersion, and checks its answers the old way (parse): one warning each, and it still works.
+    expect(warnings.map((entry) => entry.msg)).toEqual([
+      expect.stringMatching(/^plugin fixture-feed: it declares no apiVersion, so it is read as written for plugin API version 1; it works as before\./),
+      expect.stringMatching(/^plugin fixture-feed: its monitor checks answers with parse: /),
+    ]);
+    expect((await app.inject({ url: '/api/notification-feeds' })).json().map((feed: { id: string }) => feed.id)).toContain('fixture.items');
+    await app.close();
+  });
+
+  describe('a plugins folder outside the project (PLUGINS_DIR)', () => {
+    let outside: string;
+    beforeAll(() => {
+      outside = mkdtempSync(path.join(tmpdir(), 'np-plugins-'));
+      cpSync(path.join(fixtures, 'plugins', 'fixture-feed'), path.join(outside, 'fixture-feed'), { recursive: true });
+    });
+    afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+    it('loads its plugins: #plugin-api resolves for them too', async () => {
+      const fresh = await provisionDatabase(await preferredKind());
+      const started = await startTestApp({ database: fresh, pluginsDir: outside, workers: false });
+      try {
+        const feeds = (await started.app.inject({ url: '/api/notification-feeds' })).json();
+        expect(feeds.map((feed: { id: string }) => feed.id)).toEqual(['fixture.items']);
+      } finally {
+        await started.close();
+        await fresh.drop();
+      }
+    });
+
+    it('npm run migrate applies their migrations', async () => {
+      const fresh = await provisionDatabase(await preferredKind());
+      try {
+        const { stdout } = await run(process.execPath, [path.join(projectRoot, 'core', 'cli', 'migrate.ts')], {
+          cwd: projectRoot,
+          env: { ...childEnv(), ...fresh.env, PLUGINS_DIR: outside },
+        });
+        expect(stdout).toMatch(/^applied \d+ migration\(s\) on /);
+        expect(stdout).toContain('20261122090000_fixture_feed_runs.ts');
+      } finally {
+        await fresh.drop();
+      }
+    });
   });
 });

@@ -56,6 +56,7 @@ try {
     ['subscribe-push-result', async (page) => {
       await page.goto(`${baseUrl}/subscribe`);
       await page.getByLabel('Areas').fill('Kandy, Peradeniya');
+      await page.getByRole('radio', { name: 'Push notification' }).check();
       await page.getByRole('button', { name: 'Subscribe' }).click();
       await page.locator('img.qr[src^="blob:"]').waitFor();
     }],

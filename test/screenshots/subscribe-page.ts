@@ -40,6 +40,7 @@ try {
   await page.getByLabel('Feeders').fill('F12');
   await page.getByRole('checkbox', { name: 'Power outage' }).check();
   await page.getByRole('checkbox', { name: 'Power restored', exact: true }).check();
+  await page.getByRole('radio', { name: 'Push notification' }).tap();
   const form = await shot(page);
   await page.getByRole('button', { name: 'Subscribe' }).tap();
   const qr = page.getByRole('img', { name: 'QR code of the subscribe link' });

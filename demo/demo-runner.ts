@@ -58,7 +58,11 @@ export async function runDemo(options: { via: 'npm' | 'node'; env?: NodeJS.Proce
   };
   const stop: RunningDemo['stop'] = async (signal = 'SIGINT') => {
     if (running) process.kill(-child.pid!, signal);
-    return ended;
+    // The demo stops its service (in a process group of its own) when it is stopped; one that does not stop in time is killed.
+    const force = setTimeout(() => running && process.kill(-child.pid!, 'SIGKILL'), 30_000);
+    const result = await ended;
+    clearTimeout(force);
+    return result;
   };
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);

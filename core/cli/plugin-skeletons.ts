@@ -1,6 +1,9 @@
 /** `water-supply` → `WaterSupply`. */
 export const pascal = (name: string) => name.split('-').map((part) => part[0].toUpperCase() + part.slice(1)).join('');
 
+/** `water-supply` → `Water supply`. */
+const words = (name: string) => name.replace(/-/g, ' ').replace(/^./, (first) => first.toUpperCase());
+
 /**
  * A feed plugin that starts as it is: it polls `{ExternalProvider__BaseUrl}/<name>`
  * for `{ "items": [{ "id", "title" }] }`, announces each new item once, and
@@ -8,6 +11,7 @@ export const pascal = (name: string) => name.split('-').map((part) => part[0].to
  */
 export function feedSkeleton(name: string): Record<string, string> {
   const section = pascal(name);
+  // Rename it: the catalog's id of the feed, dotted (`<organisation>.<feed>`).
   const feedId = `example.${name}`;
   return {
     'index.ts': `import { defineFeedAnswer, defineFeedMonitor, defineFeedPlugin, defineRenderer, feedMonitorSettings, FeedText, itemStateStore, sequenceId, singleLine, TimeZoneSetting, Type, type SectionsConfig, type Static } from '#plugin-api';
@@ -31,7 +35,7 @@ export const manifest = defineFeedPlugin({
   id: '${name}',
   apiVersion: 2,
   config,
-  feed: { id: FEED_ID, displayName: '${section}', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'] },
+  feed: { id: FEED_ID, displayName: '${words(name)}', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'] },
   monitor: defineFeedMonitor({
     settings: (c: Config) => c.${section},
     path: '${name}',
@@ -43,9 +47,9 @@ export const manifest = defineFeedPlugin({
     map: (changes) => changes.map(({ item }) => ({ feedId: FEED_ID, eventType: 'ItemAdded', sourceKey: item.id, itemKey: item.id, fields: { title: item.title }, sourcePayload: item })),
   }),
   renderers: [
-    defineRenderer(FEED_ID, ['ItemAdded'], (event) => ({
-      title: \`New: \${singleLine((event.sourcePayload as Item).title)}\`,
-      body: singleLine((event.sourcePayload as Item).title),
+    defineRenderer<Config, Item>(FEED_ID, ['ItemAdded'], (event) => ({
+      title: \`New: \${singleLine(event.sourcePayload.title)}\`,
+      body: singleLine(event.sourcePayload.title),
       sequenceId: sequenceId('${name}', event.sourceKey),
       tags: [],
       priority: 'Default',
@@ -102,7 +106,7 @@ function createTarget(context: DeliveryPluginContext<typeof config>): DeliveryTa
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ to: request.subscription.destination, title: request.rendered.title, body: request.rendered.body }),
-            signal,
+            signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
           });
           await answer.body?.cancel();
           return outcomeOf(answer.status);

@@ -28,7 +28,7 @@ export type { ConfirmationWords, DestinationSpec, ProviderInfo } from './target-
 export { createValidator, type ValidationResult } from './validation.ts';
 export { defineFeedMonitor, type FeedMonitorRunContext, type FeedMonitorSettings, type FeedMonitorSpec, type FeedStepContext, type FeedStore } from './feed-monitor.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';
-export { itemStateStore, type ItemStates, type ItemStateStoreSpec } from '../feeds/item-state-store.ts';
+export { itemStateStore, type ItemStates, type ItemStateStoreSpec } from './item-state-store.ts';
 export { occurrenceKey, sequenceId } from './event-keys.ts';
 export {
   defineFeedAnswer,

@@ -41,8 +41,8 @@ export interface ProviderInfo {
   /** Why not, in words that name what to set; null when available. */
   readonly unavailableReason: string | null;
   readonly confirmation: ConfirmationWords | null;
-  /** The pages' button to a subscribe link. */
-  readonly subscribeLinkLabel: string;
+  /** The pages' button to a subscribe link, as the target words it; null: the pages' own words. */
+  readonly subscribeLinkLabel: string | null;
 }
 
 /** A target whose manifest says nothing of its destination: the target makes it, as far as a page can tell. */

@@ -19,7 +19,7 @@ export function providerCatalog(deliveries: readonly DeliveryPluginManifest[], t
       available: reason === undefined,
       unavailableReason: reason ?? null,
       confirmation: manifest.confirmation ?? null,
-      subscribeLinkLabel: manifest.subscribeLinkLabel ?? 'Open the subscribe link',
+      subscribeLinkLabel: manifest.subscribeLinkLabel ?? null,
     };
   });
 }

@@ -15,7 +15,8 @@ const tmpDir = mkdtempSync(path.join(tmpRoot(), 'demo-tmpdir-'));
 let demo: RunningDemo | undefined;
 
 afterAll(async () => {
-  await demo?.stop('SIGKILL');
+  // SIGTERM, not SIGKILL: the demo stops the service it started (in a process group of its own), which a SIGKILL would leave running.
+  await demo?.stop('SIGTERM');
   rmSync(tmpDir, { recursive: true, force: true });
 });
 

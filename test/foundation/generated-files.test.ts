@@ -33,7 +33,9 @@ describe('generated configuration files are current (run `npm run config:templat
   it('tells where a .env file is read, next to the env template', () => {
     expect(renderEnvTemplate(schema, [])).toContain('`npm start` (and `npm run migrate`, `npm run push:acl`) read a `.env` file in the project folder');
     const scripts = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).scripts;
-    for (const name of ['start', 'migrate', 'push:acl']) expect(scripts[name]).toMatch(/^node --env-file-if-exists=\.env /);
+    for (const name of ['start', 'migrate', 'push:acl']) expect(scripts[name]).toMatch(/^(exec )?node --env-file-if-exists=\.env /);
+    // exec: npm's shell becomes the service, so a SIGTERM npm forwards reaches it (a shell in between would die and leave it running).
+    expect(scripts.start).toMatch(/^exec node /);
   });
 
   it('names the keys of the contract', () => {

@@ -53,6 +53,39 @@ describe('the service process', () => {
     expect(run.output).toContain('"signal":"SIGTERM"');
   });
 
+  it('npm start passes a SIGTERM sent to npm on to the service, which stops and frees its port', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    // In a process group of its own, so whatever is left (a service npm failed to stop) is killed at the end.
+    const child = spawn('npm', ['start'], {
+      detached: true,
+      cwd: projectRoot,
+      env: { ...childEnv(), Server__Port: String(port), Database__EmbeddedPath: mkdtempSync(path.join(tmpRoot(), 'pg-')) },
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Server listening')) resolve();
+      };
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
+    });
+    try {
+      child.kill('SIGTERM'); // npm itself, as `kill <pid of npm start>` or a process manager does
+      await exited;
+      expect(output).toContain('"signal":"SIGTERM"');
+      // Nothing is left listening: the service, not only npm, is gone.
+      await expect.poll(() => fetch(`http://127.0.0.1:${port}/`).then(() => 'answering', () => 'closed'), { timeout: 10_000 }).toBe('closed');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already: nothing was left behind
+      }
+    }
+  });
+
   it('stops gracefully on SIGHUP (a closed terminal): says so, exits 0, and leaves no lock on the embedded database', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const dataDir = mkdtempSync(path.join(tmpRoot(), 'pg-'));

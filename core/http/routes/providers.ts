@@ -20,7 +20,7 @@ const ProviderSchema = Type.Object({
     Type.Object({ heading: Type.String(), text: Type.String({ description: '{destination} stands for the subscription\'s destination.' }) }),
     Type.Null(),
   ], { description: 'For a provider whose subscriptions wait for confirmation: what to tell the person meanwhile.' }),
-  subscribeLinkLabel: Type.String({ description: 'What a button to a subscription\'s subscribe link says.' }),
+  subscribeLinkLabel: Type.Union([Type.String(), Type.Null()], { description: 'What a button to a subscription\'s subscribe link says, in the target\'s words; null: the target gives none (it may have no links).' }),
 });
 
 /** GET /api/notification-providers: the installed delivery targets, their destination format and whether each delivers now. */

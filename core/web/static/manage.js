@@ -60,7 +60,7 @@ function showSubscription(shown, feed, provider) {
   );
   // A destination the service made (a push topic) comes with a subscribe link to take to the phone.
   if (provider && !provider.destination.required) {
-    byId('link-setup').replaceChildren(linkSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, subscribeSteps: shown.subscribeSteps, token }, provider.subscribeLinkLabel));
+    byId('link-setup').replaceChildren(linkSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, subscribeSteps: shown.subscribeSteps, token }, provider.subscribeLinkLabel ?? 'Open the subscribe link'));
   }
   showCalendarLinks(byId('calendar-links'), { publicId: shown.publicId, token, hasCalendar: feed?.hasCalendar === true });
   byId('subscription').hidden = false;

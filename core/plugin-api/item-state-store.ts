@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pgArray } from '../db/pg-array.ts';
-import type { FeedStore } from '../plugin-api/feed-monitor.ts';
+import type { FeedStore } from './feed-monitor.ts';
 
 /** What DETECT gets from an itemStateStore: what was kept of each listed item, and of those the answer no longer lists. */
 export interface ItemStates<TState> {

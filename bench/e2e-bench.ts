@@ -25,7 +25,8 @@ import { startFeedApiServer } from '../demo/sample-feed/feed-api-server.ts';
 import { startServiceProcess } from '../demo/service-process.ts';
 import { freeLoopbackPort } from '../demo/web/loopback.ts';
 import { benchDatabase } from './bench-support.ts';
-import { cpuSeconds, inParallel, largestGap, postgresCpuSeconds, ratio, rssSampler, waitFor, wallClock } from './e2e/measure.ts';
+import { cpuSeconds, inParallel, largestGap, machineCpu, machineCpuSampler, postgresCpuSeconds, ratio, rssSampler, waitFor, wallClock } from './e2e/measure.ts';
+import { rawPosts } from './e2e/raw-posts.ts';
 
 const N = Number(process.env.N ?? 100_000);
 const PERIOD_SECONDS = 5;
@@ -187,6 +188,8 @@ try {
   const rss = rssSampler(service.pid);
   const pollsBefore = polls.length;
   const cpuBefore = { service: cpuSeconds(service.pid), sink: cpuSeconds(sinkProcess.pid), postgres: postgresCpuSeconds() };
+  const machine = machineCpuSampler();
+  cleanups.push(() => machine.stop());
   outages = [{ id: 'PO-BENCH', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' }];
   changedAt = wallClock();
   if (KILL_AFTER > 0) {
@@ -196,10 +199,14 @@ try {
   }
   await waitFor(async () => (await sinkStats()).publishes >= N, 3_600_000, 100);
   const fanout = await sinkStats();
+  machine.stop();
+  const fanoutWindow = machine.between(servedChange, fanout.last);
   const cpu = {
     service: cpuSeconds(service.pid) - cpuBefore.service,
     sink: cpuSeconds(sinkProcess.pid) - cpuBefore.sink,
     postgres: postgresCpuSeconds() - cpuBefore.postgres,
+    machineBusy: fanoutWindow.busy,
+    machineIdle: fanoutWindow.idle,
   };
   // One more period, so a poll skipped at the very end of the fan-out still shows.
   await new Promise((resolve) => setTimeout(resolve, (PERIOD_SECONDS + 1) * 1000));
@@ -223,30 +230,18 @@ try {
   );
   const floorInsertSeconds = (performance.now() - started) / 1000;
   const floorInsertCpu = postgresCpuSeconds() - postgresBeforeFloor;
-  await fetch(`${sinkUrl}/reset`, { method: 'POST' });
-  const cpuBeforeFloor = { sink: cpuSeconds(sinkProcess.pid), client: process.cpuUsage() };
-  const pool = new Pool(sinkUrl, { connections: CONNECTIONS });
-  cleanups.push(() => pool.close());
-  started = performance.now();
-  await inParallel(N, IN_FLIGHT, async (index) => {
-    const response = await pool.request({
-      method: 'POST',
-      path: '/',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-      body: JSON.stringify({
-        topic: `alerts-bench-${index}`,
-        title: 'Power outage: Kandy, Peradeniya',
-        message: 'Feeder: F12\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 GMT+5:30\nCause: Fallen line',
-        priority: 4,
-        tags: ['warning', 'electric_plug'],
-        sequence_id: 'po-PO-BENCH',
-      }),
-    });
-    await response.body.dump();
-  });
-  const floorPostSeconds = (performance.now() - started) / 1000;
-  const clientCpu = process.cpuUsage(cpuBeforeFloor.client);
-  const floorCpu = { client: (clientCpu.user + clientCpu.system) / 1e6, sink: cpuSeconds(sinkProcess.pid) - cpuBeforeFloor.sink };
+  // The fastest of two runs after a warm-up (connections open, code compiled), as bench/e2e/floor-check.ts measures it alone.
+  await rawPosts({ sinkUrl, token: TOKEN, n: Math.min(N, 10_000), connections: CONNECTIONS, inFlight: IN_FLIGHT, pipelining: 1 });
+  const floorRuns = [];
+  for (let run = 0; run < 2; run += 1) {
+    await fetch(`${sinkUrl}/reset`, { method: 'POST' });
+    const sinkBefore = cpuSeconds(sinkProcess.pid);
+    const posts = await rawPosts({ sinkUrl, token: TOKEN, n: N, connections: CONNECTIONS, inFlight: IN_FLIGHT, pipelining: 1 });
+    floorRuns.push({ ...posts, sink: cpuSeconds(sinkProcess.pid) - sinkBefore });
+  }
+  const fastest = floorRuns.sort((a, b) => a.seconds - b.seconds)[0];
+  const floorPostSeconds = fastest.seconds;
+  const floorCpu = { client: fastest.clientCpu, sink: fastest.sink };
   const floorSeconds = floorInsertSeconds + floorPostSeconds;
 
   const line = (label: string, value: string, target: string) => `${label.padEnd(44)} ${value.padStart(22)}   ${target}`;
@@ -257,14 +252,23 @@ try {
     line('CPU during the creates: service, PostgreSQL, client', `${createCpu.service.toFixed(1)} + ${createCpu.postgres.toFixed(1)} + ${createCpu.client.toFixed(1)} s`, `(in ${s(createSeconds)})`),
   );
   console.log(line('poll → first message', s(firstSeconds), '(target <= 1 s)'));
-  console.log(line('poll → last message', `${s(lastSeconds)} (${Math.round(N / lastSeconds)}/s)`, `(${ratio(lastSeconds, floorSeconds).toFixed(2)}x the floor; target <= 1.3x)`));
+  console.log(line('poll → last message', `${s(lastSeconds)} (${Math.round(N / lastSeconds)}/s)`, `(target <= 1.3x the floor)`));
+  console.log(line('RATIO to the floor', `${ratio(lastSeconds, floorSeconds).toFixed(2)}x`, '(target <= 1.3x)'));
   console.log(line('floor: INSERT … SELECT of N ledger rows', s(floorInsertSeconds), ''));
-  console.log(line('floor: N raw undici POSTs to the sink', `${s(floorPostSeconds)} (${Math.round(N / floorPostSeconds)}/s)`, `(${CONNECTIONS} connections, ${IN_FLIGHT} in flight)`));
+  console.log(line('floor: N raw undici POSTs to the sink', `${s(floorPostSeconds)} (${Math.round(N / floorPostSeconds)}/s)`, `(${CONNECTIONS} connections, ${IN_FLIGHT} in flight, best of 2)`));
   console.log(line('floor: together', s(floorSeconds), ''));
   console.log(line('largest gap between two polls', s(gap), `(target <= ${PERIOD_SECONDS + 1} s)`));
   console.log(line('peak RSS of the service during the fan-out', `${peakRss.toFixed(0)} MiB`, '(target <= 300 MB)'));
   console.log(line('messages at the sink', `${fanout.publishes}`, `(${duplicates} duplicates)`));
   console.log(line('CPU during the fan-out: service, PostgreSQL, sink', `${cpu.service.toFixed(1)} + ${cpu.postgres.toFixed(1)} + ${cpu.sink.toFixed(1)} s`, `(floor's POSTs: client ${floorCpu.client.toFixed(1)} + sink ${floorCpu.sink.toFixed(1)} s)`));
+  const perDelivery = (seconds: number) => `${((seconds * 1e6) / N).toFixed(1)} µs`;
+  console.log(line('CPU per delivery: service, PostgreSQL, sink', `${perDelivery(cpu.service)} + ${perDelivery(cpu.postgres)} + ${perDelivery(cpu.sink)}`, ''));
+  console.log(line('raw client CPU per POST (floor)', perDelivery(floorCpu.client), `(sink ${perDelivery(floorCpu.sink)} per POST)`));
+  console.log(line('service busy during the fan-out', `${((100 * cpu.service) / lastSeconds).toFixed(0)}% of a core`, ''));
+  const cores = machineCpu().cores;
+  console.log(
+    line('machine idle, poll → last message', `${(cpu.machineIdle / (cpu.machineBusy + cpu.machineIdle) * cores).toFixed(2)} of ${cores} cores`, `(busy ${cpu.machineBusy.toFixed(1)} s, idle ${cpu.machineIdle.toFixed(1)} s, from /proc/stat)`),
+  );
   // With the cores fully used in both, 1.3 x the floor's time is about 1.3 x its CPU; the sink's share is not ours to cut.
   const floorCpuTotal = floorInsertCpu + floorCpu.client + floorCpu.sink;
   const budget = 1.3 * floorCpuTotal - cpu.sink;

@@ -91,3 +91,32 @@ export function postgresCpuSeconds(): number {
   }
   return total;
 }
+
+/** The machine's CPU time so far, from /proc/stat: seconds busy and idle (iowait counts as idle), summed over every core. */
+export function machineCpu(): { busy: number; idle: number; cores: number } {
+  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+  const [, ...fields] = lines[0].split(/\s+/).filter(Boolean);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+  return {
+    busy: (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_SECOND,
+    idle: (idle + iowait) / CLOCK_TICKS_PER_SECOND,
+    cores: lines.filter((line) => /^cpu\d+ /.test(line)).length,
+  };
+}
+
+/** Samples machineCpu() every `everyMs` with the wall clock, so a window known only afterwards (poll → last message) can be read. */
+export function machineCpuSampler(everyMs = 100) {
+  const samples: Array<{ at: number; busy: number; idle: number }> = [];
+  const take = () => samples.push({ at: wallClock(), ...machineCpu() });
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop: () => clearInterval(timer),
+    /** Busy and idle core-seconds between two wall-clock times (the nearest samples inside them). */
+    between(from: number, to: number): { busy: number; idle: number } {
+      const first = samples.find((sample) => sample.at >= from) ?? samples[0];
+      const last = [...samples].reverse().find((sample) => sample.at <= to) ?? samples.at(-1)!;
+      return { busy: last.busy - first.busy, idle: last.idle - first.idle };
+    },
+  };
+}

@@ -41,3 +41,20 @@ describe('Limiter', () => {
     expect(limiter.tryAcquire()).toBe(false);
   });
 });
+
+describe('Limiter.whenRoom', () => {
+  it('calls back at once when there is room, else with the room a release frees, in the order asked', () => {
+    const limiter = new Limiter(1);
+    const calls: string[] = [];
+    limiter.whenRoom(() => calls.push('first'));
+    limiter.whenRoom(() => calls.push('second'));
+    limiter.whenRoom(() => calls.push('third'));
+    expect(calls).toEqual(['first']);
+    limiter.release();
+    expect(calls).toEqual(['first', 'second']);
+    limiter.release();
+    limiter.release();
+    expect(calls).toEqual(['first', 'second', 'third']);
+    expect(limiter.tryAcquire()).toBe(true);
+  });
+});

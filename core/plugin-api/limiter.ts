@@ -20,6 +20,12 @@ export class Limiter {
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
+  /** Calls `taken` once room is taken for it (at once when there is some): the callback form of `acquire`, for a caller that makes no promise per item. */
+  whenRoom(taken: () => void): void {
+    if (this.tryAcquire()) taken();
+    else this.#waiting.push(taken);
+  }
+
   /** Takes room when there is some now (true); never waits. */
   tryAcquire(): boolean {
     if (this.#active >= this.limit) return false;

@@ -1,26 +1,47 @@
 import { Limiter } from '#plugin-api';
 
 /**
- * Maps items with at most `limit` calls in flight (a number, or a Limiter
- * shared with other calls), results in input order. A few workers pull
- * the next index, so a batch of 500 costs 500 calls and at most `limit`
- * loops, not 500 queued closures. `fn` must not throw.
+ * Runs `start(0…count-1)`, each once, with at most the limiter's room in
+ * flight (shared with other calls), in index order; `start` calls
+ * `finished` once when its item is done. One promise for the whole run,
+ * resolved when every item has finished: no promise or closure per item
+ * beyond what `start` makes. `start` must not throw.
  */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number | Limiter, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const limiter = typeof limit === 'number' ? new Limiter(limit) : limit;
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
+export function pump(count: number, limiter: Limiter, start: (index: number, finished: () => void) => void): Promise<void> {
+  if (count === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let next = 0;
+    let done = 0;
+    let waiting = false;
+    const finished = () => {
+      limiter.release();
+      done += 1;
+      if (done === count) resolve();
+      else fill();
+    };
+    const run = () => {
       const index = next++;
-      await limiter.acquire();
-      try {
-        results[index] = await fn(items[index], index);
-      } finally {
-        limiter.release();
+      start(index, finished);
+    };
+    // Takes the room there is; when none, waits (once) for the next room freed, by this run or another.
+    // Not re-entered: an item that finishes at once (inside `start`) leaves the loop below to go on, so the stack stays flat.
+    let filling = false;
+    const fill = () => {
+      if (filling) return;
+      filling = true;
+      while (next < count && !waiting) {
+        if (limiter.tryAcquire()) run();
+        else {
+          waiting = true;
+          limiter.whenRoom(() => {
+            waiting = false;
+            run();
+            fill();
+          });
+        }
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limiter.limit, items.length)) }, worker));
-  return results;
+      filling = false;
+    };
+    fill();
+  });
 }

@@ -11,109 +11,154 @@ export interface PublisherOptions {
 }
 
 export interface Publisher {
-  /** One JSON publish; never throws: every end is a PublishResult. `signal` is the dispatcher's (shutdown). */
+  /**
+   * One JSON publish of `body` (already serialized); `done` is called once
+   * with how it ended (never throws). `signal` is the dispatcher's
+   * (shutdown). Callback-style on purpose: a batch of hundreds makes no
+   * promise, timer or closure set per publish beyond the handler.
+   */
+  send(body: string, signal: AbortSignal, done: (result: PublishResult) => void): void;
+  /** The same as a promise, for a single publish. */
   publish(body: PublishBody, signal: AbortSignal): Promise<PublishResult>;
   close(): Promise<void>;
 }
 
 /** Error bodies are small JSON; a proxy's HTML page is not worth keeping whole. */
 const ERROR_BODY_LIMIT = 16 * 1024;
+/** How often the publishes in flight are checked against their deadline. */
+const TIMEOUT_SWEEP_MS = 100;
 
-/** One publish in flight: settles once, whichever comes first (answer, error, timeout, shutdown). */
-interface Flight {
-  stop(result: PublishResult): void;
+/**
+ * One publish in flight, as undici's dispatch handler: it settles once,
+ * whichever comes first (answer, network error, timeout, shutdown).
+ */
+class Flight implements Dispatcher.DispatchHandler {
+  readonly deadline: number;
+  readonly #done: (result: PublishResult) => void;
+  readonly #forget: (flight: Flight) => void;
+  #controller: Dispatcher.DispatchController | undefined;
+  #settled = false;
+  #status = 0;
+  #errorChunks: Buffer[] | undefined;
+  #errorBytes = 0;
+
+  constructor(deadline: number, done: (result: PublishResult) => void, forget: (flight: Flight) => void) {
+    this.deadline = deadline;
+    this.#done = done;
+    this.#forget = forget;
+  }
+
+  stop(result: PublishResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#forget(this);
+    // Stops the request on the wire; one not yet started is stopped in onRequestStart.
+    if (result.kind !== 'answered' && result.kind !== 'network') this.#controller?.abort(new Error(result.kind));
+    this.#done(result);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(new Error('publish already given up'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.#status = statusCode;
+    if (statusCode < 200 || statusCode >= 300) this.#errorChunks = [];
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#errorChunks !== undefined && this.#errorBytes < ERROR_BODY_LIMIT) {
+      this.#errorChunks.push(chunk);
+      this.#errorBytes += chunk.length;
+    }
+  }
+
+  onResponseEnd(): void {
+    const error = this.#errorChunks === undefined ? undefined : parseErrorBody(Buffer.concat(this.#errorChunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8'));
+    this.stop(error === undefined ? { kind: 'answered', status: this.#status } : { kind: 'answered', status: this.#status, ...error });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    const error = err as NodeJS.ErrnoException;
+    this.stop({ kind: 'network', code: error.code ?? error.name, message: oneLine(error.message) });
+  }
 }
 
 /**
  * JSON publishes (`POST {BaseUrl}/`) over one keep-alive undici Pool.
  *
- * Why `pool.dispatch` with a small handler rather than `pool.request`: no
+ * Why `pool.dispatch` with a handler object rather than `pool.request`: no
  * AbortController, body stream or EventTarget listener per publish, which in
  * a batch of hundreds is most of the client's own cost. Every response body
  * is consumed (success bodies dropped as they come), so the connection goes
- * back to the pool. The timeout is a timer of our own: undici's
- * headersTimeout runs on a coarse clock (up to ~1 s late).
+ * back to the pool. Timeouts: every publish has the same, so the flights
+ * wait in start order and one timer sweeps the overdue ones from the front
+ * (undici's headersTimeout runs on a coarse clock, up to ~1 s late).
  */
 export function createPublisher(options: PublisherOptions): Publisher {
   const url = new URL(options.baseUrl);
   // The server may live under a path (https://host/ntfy): publish to its root.
   const path = `${url.pathname.replace(/\/+$/, '')}/`;
-  const pool = new Pool(url.origin, { connections: options.connections });
+  const origin = url.origin;
+  const pool = new Pool(origin, { connections: options.connections });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const timeoutSeconds = options.timeoutMs / 1000;
+  const timeout: PublishResult = { kind: 'timeout', seconds: options.timeoutMs / 1000 };
+  const aborted: PublishResult = { kind: 'aborted' };
+  // In start order, so in deadline order: the sweep looks at the front only.
+  const inFlight = new Set<Flight>();
+  const forget = (flight: Flight) => void inFlight.delete(flight);
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    for (const flight of inFlight) {
+      if (flight.deadline > now) break;
+      flight.stop(timeout);
+    }
+    if (inFlight.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
   // One listener per dispatcher signal, not one per publish: it stops every flight of that signal.
   const flightsBySignal = new WeakMap<AbortSignal, Set<Flight>>();
-
   function flightsOf(signal: AbortSignal): Set<Flight> {
     let flights = flightsBySignal.get(signal);
     if (flights === undefined) {
       const created = new Set<Flight>();
       flightsBySignal.set(signal, (flights = created));
       signal.addEventListener('abort', () => {
-        for (const flight of [...created]) flight.stop({ kind: 'aborted' });
+        for (const flight of [...created]) flight.stop(aborted);
       }, { once: true });
     }
     return flights;
   }
 
-  function publish(body: PublishBody, signal: AbortSignal): Promise<PublishResult> {
-    if (signal.aborted) return Promise.resolve({ kind: 'aborted' });
-    return new Promise<PublishResult>((resolve) => {
-      const flights = flightsOf(signal);
-      let controller: Dispatcher.DispatchController | undefined;
-      let settled = false;
-      let status = 0;
-      let errorChunks: Buffer[] | undefined;
-      let errorBytes = 0;
-      const timer = setTimeout(() => flight.stop({ kind: 'timeout', seconds: timeoutSeconds }), options.timeoutMs);
-      const flight: Flight = {
-        stop(result) {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          flights.delete(flight);
-          // Stops the request on the wire; one not yet started is stopped in onRequestStart.
-          if (result.kind !== 'answered' && result.kind !== 'network') controller?.abort(new Error(result.kind));
-          resolve(result);
-        },
-      };
-      flights.add(flight);
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart(started) {
-          controller = started;
-          if (settled) started.abort(new Error('publish already given up'));
-        },
-        onResponseStart(_c, statusCode) {
-          status = statusCode;
-          if (statusCode < 200 || statusCode >= 300) errorChunks = [];
-        },
-        onResponseData(_c, chunk) {
-          if (errorChunks !== undefined && errorBytes < ERROR_BODY_LIMIT) {
-            errorChunks.push(chunk);
-            errorBytes += chunk.length;
-          }
-        },
-        onResponseEnd() {
-          const error = errorChunks === undefined ? {} : parseErrorBody(Buffer.concat(errorChunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8'));
-          flight.stop({ kind: 'answered', status, ...error });
-        },
-        onResponseError(_c, err) {
-          const error = err as NodeJS.ErrnoException;
-          flight.stop({ kind: 'network', code: error.code ?? error.name, message: oneLine(error.message) });
-        },
-      };
-      try {
-        pool.dispatch({ origin: url.origin, method: 'POST', path, headers, body: JSON.stringify(body) }, handler);
-      } catch (err) {
-        handler.onResponseError!(undefined as never, err as Error);
-      }
+  function send(body: string, signal: AbortSignal, done: (result: PublishResult) => void): void {
+    if (signal.aborted) return done(aborted);
+    const ofSignal = flightsOf(signal);
+    const flight: Flight = new Flight(performance.now() + options.timeoutMs, done, (ended) => {
+      forget(ended);
+      ofSignal.delete(ended);
     });
+    inFlight.add(flight);
+    ofSignal.add(flight);
+    sweeper ??= setInterval(sweep, Math.min(TIMEOUT_SWEEP_MS, options.timeoutMs));
+    try {
+      pool.dispatch({ origin, method: 'POST', path, headers, body }, flight);
+    } catch (err) {
+      flight.onResponseError(undefined as never, err as Error);
+    }
   }
 
   return {
-    publish,
-    close: () => pool.close(),
+    send,
+    publish: (body, signal) => new Promise((resolve) => send(JSON.stringify(body), signal, resolve)),
+    close: async () => {
+      clearInterval(sweeper);
+      await pool.close();
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { Errors, Limiter, randomToken, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
-import { mapWithConcurrency } from './concurrency.ts';
+import { pump } from './concurrency.ts';
 import type { pushConfig } from './config.ts';
-import { buildPublishBody, type PublishBody } from './publish-payload.ts';
+import { buildPublishBody } from './publish-payload.ts';
 import { outcomeOf, type PublishResult } from './publish-result.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
 import { composeTopicPolicy, topicRefusal, type TopicPolicy } from './topic-policy.ts';
@@ -58,6 +58,9 @@ export function ntfyAppSteps(server: string, topic: string): string[] {
   ];
 }
 
+/** A topic of the most characters a topic may have: a body built around it fits around any topic. */
+const LONGEST_TOPIC = 'x'.repeat(64);
+
 /** 16 random bytes: 128 bits, 22 characters of base64url (inside the topic alphabet). */
 const GENERATED_TOPIC_BYTES = 16;
 
@@ -93,38 +96,59 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
   // One bound for every batch the dispatcher works at once.
   const inFlight = new Limiter(settings.Connections * settings.RequestsPerConnection);
 
-  /** `stats` counts publishes stopped by shutdown and those with no push server: logged once per batch, not per request. */
-  async function deliverOne(request: DeliveryRequest, signal: AbortSignal, stats: BatchStats): Promise<DeliveryOutcome> {
+  /**
+   * The JSON of a rendering's publish body after its topic, made once per
+   * rendering (every subscriber of an event shares it): each publish is then
+   * `{"topic":"<topic>"` and this. Null with the reason when no body can be
+   * made of it (sent now or never, it fails the same way).
+   */
+  const tails = new WeakMap<object, { tail: string } | { error: string }>();
+  function tailOf(request: DeliveryRequest): { tail: string } | { error: string } {
+    let made = tails.get(request.rendered);
+    if (made === undefined) {
+      try {
+        // The longest topic there can be, so a body that fits with it fits with any.
+        const json = JSON.stringify(buildPublishBody(LONGEST_TOPIC, request.event.feedId, request.rendered, request.event.itemKey ?? request.event.sourceKey));
+        made = { tail: json.slice(`{"topic":"${LONGEST_TOPIC}"`.length) };
+      } catch (err) {
+        made = { error: `cannot build the push message: ${(err as Error).message}` };
+      }
+      // Keyed by the rendering's identity: the requests of one event share it.
+      tails.set(request.rendered, made);
+    }
+    return made;
+  }
+
+  /** What can be said of a request before any publish: refused by the topic policy, or no message can be made of it. */
+  function refusalOf(request: DeliveryRequest, stats: BatchStats): DeliveryOutcome | string {
     const topic = request.subscription.destination;
-    const logFields = { ledgerId: request.ledgerId, attempt: request.attempt, topic };
     const refusal = topicRefusal(topic, policy);
     if (refusal !== null) {
       const reason = `topic "${topic}" refused by the topic policy: ${refusal}`;
-      log.debug({ ...logFields, outcome: 'failed' }, reason);
+      log.debug({ ledgerId: request.ledgerId, attempt: request.attempt, topic, outcome: 'failed' }, reason);
       stats.notMade.add(`refused by the topic policy: ${refusal}`, { outcome: 'failed' }, request);
       return { kind: 'failed', reason };
     }
-    if (!publisher) {
-      stats.unconfigured++;
-      return { kind: 'retry', reason: 'push server not configured (Notifications__Push__BaseUrl is unset)' };
-    }
-    let body: PublishBody;
-    try {
-      body = buildPublishBody(topic, request.event.feedId, request.rendered, request.event.itemKey ?? request.event.sourceKey);
-    } catch (err) {
+    const made = tailOf(request);
+    if ('error' in made) {
       // A stored rendering that cannot be sent now never will be.
-      const reason = `cannot build the push message: ${(err as Error).message}`;
-      log.debug({ ...logFields, outcome: 'failed' }, reason);
-      stats.notMade.add(reason, { outcome: 'failed' }, request);
-      return { kind: 'failed', reason };
+      log.debug({ ledgerId: request.ledgerId, attempt: request.attempt, topic, outcome: 'failed' }, made.error);
+      stats.notMade.add(made.error, { outcome: 'failed' }, request);
+      return { kind: 'failed', reason: made.error };
     }
-    const result = await publisher.publish(body, signal);
+    // Topics are of the topic alphabet (checked above): nothing in one needs escaping.
+    return `{"topic":"${topic}"${made.tail}`;
+  }
+
+  /** A publish's answer judged; what was not made is counted for the batch's summary lines. */
+  function judged(request: DeliveryRequest, result: PublishResult, stats: BatchStats): DeliveryOutcome {
     const outcome = outcomeOf(result, context.now());
     if (result.kind === 'aborted') stats.interrupted++;
     else if (outcome.kind !== 'delivered') {
       // The reason holds the status and the server's code: never the token or the message.
-      log.debug({ ...logFields, outcome: outcome.kind, ...answerFields(result) }, `push delivery not made: ${outcome.reason}`);
-      stats.notMade.add(outcome.reason, { outcome: outcome.kind, ...answerFields(result) }, request);
+      const fields = answerFields(result);
+      log.debug({ ledgerId: request.ledgerId, attempt: request.attempt, topic: request.subscription.destination, outcome: outcome.kind, ...fields }, `push delivery not made: ${outcome.reason}`);
+      stats.notMade.add(outcome.reason, { outcome: outcome.kind, ...fields }, request);
     }
     return outcome;
   }
@@ -151,14 +175,34 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
 
     async deliver(requests, signal, onOutcome) {
       const stats: BatchStats = { interrupted: 0, unconfigured: 0, notMade: new NotMade() };
-      const outcomes = await mapWithConcurrency(requests, inFlight, async (request, index) => {
-        const outcome = await deliverOne(request, signal, stats).catch((err: unknown): DeliveryOutcome => {
-          // Nothing above should throw; if it does, only this request pays, and it is retried.
-          log.error({ err, ledgerId: request.ledgerId }, 'push delivery threw');
-          return { kind: 'retry', reason: `push delivery error: ${(err as Error).message}` };
-        });
+      const outcomes = new Array<DeliveryOutcome>(requests.length);
+      const finish = (index: number, outcome: DeliveryOutcome) => {
+        outcomes[index] = outcome;
         onOutcome?.(index, outcome);
-        return outcome;
+      };
+      // Every request is judged or published, at most `inFlight` at once across batches; one promise for the batch.
+      await pump(requests.length, inFlight, (index, finished) => {
+        const request = requests[index];
+        const body = refusalOf(request, stats);
+        if (typeof body !== 'string') {
+          finish(index, body);
+          return finished();
+        }
+        if (!publisher) {
+          stats.unconfigured++;
+          finish(index, { kind: 'retry', reason: 'push server not configured (Notifications__Push__BaseUrl is unset)' });
+          return finished();
+        }
+        publisher.send(body, signal, (result) => {
+          try {
+            finish(index, judged(request, result, stats));
+          } catch (err) {
+            // Nothing above should throw; if it does, only this request pays, and it is retried.
+            log.error({ err, ledgerId: request.ledgerId }, 'push delivery threw');
+            finish(index, { kind: 'retry', reason: `push delivery error: ${(err as Error).message}` });
+          }
+          finished();
+        });
       });
       stats.notMade.log(log);
       if (stats.interrupted > 0) log.info({ interrupted: stats.interrupted }, 'push deliveries interrupted by shutdown; they will be retried');

@@ -15,9 +15,11 @@
  *
  * To compare settings: SERVICE_ENV='Key=value …' (service configuration),
  * SERVICE_NODE_OPTIONS (node flags; npm start's own flags, such as the heap
- * bounds, come after them and win), CONNECTIONS, CREATES.
+ * bounds, come after them and win), CONNECTIONS, CREATES. SERVICE_LOG=file
+ * keeps the service's output (with --trace-gc or --cpu-prof, for profiling).
  */
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -100,7 +102,11 @@ try {
         ...Object.fromEntries((process.env.SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string])),
       },
       serviceUrl,
-      (chunk) => void output.push(chunk.toString()),
+      (chunk) => {
+        output.push(chunk.toString());
+        // SERVICE_LOG=file: the service's output kept whole (its own log lines, --trace-gc…), for profiling.
+        if (process.env.SERVICE_LOG) appendFileSync(process.env.SERVICE_LOG, chunk);
+      },
     );
     cleanups.push(() => started.stop());
     await started.ready.catch((error: unknown) => {

@@ -114,7 +114,15 @@ export function createServiceMetrics(options: { cacheSeconds: number; log: Fasti
       for (const event of list) events.inc({ feed: event.feedId, event_type: event.eventType });
     },
     countDeliveries(outcomes) {
-      for (const outcome of outcomes) if (COUNTED_OUTCOMES.has(outcome.status)) deliveries.inc({ provider: outcome.provider, outcome: outcome.status });
+      // One increment per provider and outcome, not per delivery: a batch is hundreds of rows and a few label sets.
+      const counts = new Map<string, Map<string, number>>();
+      for (const { provider, status } of outcomes) {
+        if (!COUNTED_OUTCOMES.has(status)) continue;
+        let byStatus = counts.get(provider);
+        if (!byStatus) counts.set(provider, (byStatus = new Map()));
+        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      }
+      for (const [provider, byStatus] of counts) for (const [outcome, count] of byStatus) deliveries.inc({ provider, outcome }, count);
     },
     observeDeliveryLatency(seconds) {
       for (const value of seconds) latency.observe(Math.max(0, value));

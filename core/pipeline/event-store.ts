@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import type { SubscriptionFilter } from './matching/subscription-filter.ts';
 import { insertInChunks } from '../db/bulk-insert.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -35,7 +34,8 @@ export async function insertEvents(db: Db, prepared: readonly PreparedEvent[]): 
 export interface SubscriptionRow {
   id: number;
   provider: string;
-  filter_json: SubscriptionFilter;
+  /** The stored filter as JSON text (parsed only by a filter cache that has not seen it). */
+  filter_text: string | null;
   public_id: string;
   display_name: string;
   feed_id: string;
@@ -43,7 +43,8 @@ export interface SubscriptionRow {
   scope: SubscriptionScope;
 }
 
-const PAGE_COLUMNS = ['id', 'provider', 'filter_json', 'public_id', 'display_name', 'feed_id', 'destination', 'scope'];
+const PAGE_COLUMNS = ['id', 'provider', 'public_id', 'display_name', 'feed_id', 'destination', 'scope'];
+const FILTER_TEXT = 'filter_json::text AS filter_text';
 
 /**
  * One page of a feed's active subscriptions in id order after `afterId`
@@ -54,6 +55,7 @@ const PAGE_COLUMNS = ['id', 'provider', 'filter_json', 'public_id', 'display_nam
 export async function subscriptionPage(db: Db, feedId: string, afterId: number, limit: number, onlyIds?: readonly number[]): Promise<SubscriptionRow[]> {
   const query = db('notification_subscriptions')
     .select(PAGE_COLUMNS)
+    .select(db.raw(FILTER_TEXT))
     .where({ feed_id: feedId, is_active: true })
     .andWhere('id', '>', afterId)
     .orderBy('id')
@@ -65,5 +67,5 @@ export async function subscriptionPage(db: Db, feedId: string, afterId: number, 
 
 /** A feed's active System subscriptions (few): claimed with the hand-over, whatever page they fall on. */
 export async function systemSubscriptions(db: Db, feedId: string): Promise<SubscriptionRow[]> {
-  return db('notification_subscriptions').select(PAGE_COLUMNS).where({ feed_id: feedId, is_active: true, scope: 'System' }).orderBy('id');
+  return db('notification_subscriptions').select(PAGE_COLUMNS).select(db.raw(FILTER_TEXT)).where({ feed_id: feedId, is_active: true, scope: 'System' }).orderBy('id');
 }

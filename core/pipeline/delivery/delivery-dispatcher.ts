@@ -53,6 +53,9 @@ const toRequest = (row: LeasedDelivery): DeliveryRequest => ({
 
 const TALLIED = ['delivered', 'queued', 'retrying', 'failed'] as const;
 
+/** A judged outcome whose `recorded` is set once its early settle is known to have gone through. */
+type MutableSettled = { -readonly [K in keyof SettledDelivery]: SettledDelivery[K] };
+
 /**
  * Delivers claimed ledger rows: the ledger is a leased queue (core/queue),
  * worked batch by batch. Direct targets (push) deliver and their answers
@@ -84,11 +87,14 @@ export class DeliveryDispatcher {
       },
       onSettled: (outcomes, batch) => {
         if (!deps.onSettled) return;
-        const rowOf = new Map(batch.map((row) => [row.ledgerId, row]));
-        deps.onSettled(outcomes.flatMap((o) => {
-          const row = rowOf.get(o.id);
-          return row ? [{ ledgerId: o.id, provider: row.subscription.provider, status: o.status, event: row.event }] : [];
-        }));
+        const rowOf = new Map<number, LeasedDelivery>();
+        for (const row of batch) rowOf.set(row.ledgerId, row);
+        const observed: Array<{ ledgerId: number; provider: string; status: SettledDelivery['status']; event: object }> = [];
+        for (const outcome of outcomes) {
+          const row = rowOf.get(outcome.id);
+          if (row) observed.push({ ledgerId: outcome.id, provider: row.subscription.provider, status: outcome.status, event: row.event });
+        }
+        deps.onSettled(observed);
       },
       batchSize: deps.batchSize,
       batchesInFlight: deps.batchesInFlight,
@@ -255,7 +261,7 @@ export class DeliveryDispatcher {
     token: string,
   ): Promise<SettledDelivery[]> {
     if (!target?.deliver) return this.#judgeAll(rows, rows.map(() => ({ kind: 'failed', reason: `no delivery target for provider ${provider}` })), now);
-    const judged = new Array<SettledDelivery | undefined>(rows.length);
+    const judged = new Array<MutableSettled | undefined>(rows.length);
     const early = new SettleAsYouGo((group) => this.#store.settle(token, group));
     let results: readonly DeliveryOutcome[];
     try {
@@ -276,13 +282,16 @@ export class DeliveryDispatcher {
         return false;
       },
     );
+    // The rows recorded early are marked so (the batch's settle skips them); the others are judged now.
     return rows.map((row, index) => {
       const early = judged[index];
-      return early ? { ...early, recorded } : this.#judge(row, results[index], now);
+      if (!early) return this.#judge(row, results[index], now);
+      early.recorded = recorded;
+      return early;
     });
   }
 
-  #judge(row: LeasedDelivery, outcome: DeliveryOutcome, now: Date): SettledDelivery {
+  #judge(row: LeasedDelivery, outcome: DeliveryOutcome, now: Date): MutableSettled {
     return judgeDelivery(row.ledgerId, row.attempt, outcome, now, (this.#deps.random ?? Math.random)(), this.#deps.retry);
   }
 }

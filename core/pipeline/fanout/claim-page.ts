@@ -60,7 +60,7 @@ export async function claimPage(
   const matched = new Set<number>();
   const targets: ClaimTarget[] = [];
   const byId = new Map(page.map((row) => [Number(row.id), row]));
-  const filters = page.map((row) => (matchAll ? () => true : rules.filters.get(row.filter_json)));
+  const filters = page.map((row) => (matchAll ? () => true : rules.filters.ofText(row.filter_text)));
   // Event by event, so the ledger numbers an earlier event's rows first.
   events.forEach((entry, index) => {
     for (const [position, row] of page.entries()) {

@@ -60,6 +60,15 @@ describe('FilterCache', () => {
     expect(first(outage)).toBe(true);
   });
 
+  it('takes a stored filter as its JSON text, parsing a text once', () => {
+    const cache = new FilterCache();
+    const byText = cache.ofText('{"feeders": ["F12"]}');
+    expect(cache.ofText('{"feeders": ["F12"]}')).toBe(byText);
+    expect(byText(outage)).toBe(true);
+    expect(cache.ofText('{"feeders": ["F9"]}')(outage)).toBe(false);
+    expect(cache.ofText(null)(outage)).toBe(true);
+  });
+
   it('stays bounded: past 10,000 distinct filters new ones are compiled, not kept', () => {
     const cache = new FilterCache();
     for (let i = 0; i < 10_000; i += 1) cache.get({ keywords: [`k${i}`] });

@@ -61,15 +61,24 @@ export function compileFilter(filter: SubscriptionFilter | null | undefined): Co
   return (event) => checks.every((check) => check(event));
 }
 
-/** Memoises compiled filters by their JSON text: many subscriptions share a filter. */
+/**
+ * Memoises compiled filters by their JSON text: many subscriptions share a
+ * filter. Fan-out reads the stored filter as text (`filter_json::text`), so
+ * a page of subscriptions parses only the filters it has not seen yet.
+ */
 export class FilterCache {
   readonly #compiled = new Map<string, CompiledFilter>();
 
   get(filter: SubscriptionFilter | null | undefined): CompiledFilter {
-    const key = JSON.stringify(filter ?? {});
+    return this.ofText(JSON.stringify(filter ?? {}));
+  }
+
+  /** The compiled filter of a stored filter's JSON text (null: no filter). */
+  ofText(text: string | null): CompiledFilter {
+    const key = text ?? '{}';
     let compiled = this.#compiled.get(key);
     if (!compiled) {
-      compiled = compileFilter(filter);
+      compiled = compileFilter(JSON.parse(key) as SubscriptionFilter | null);
       if (this.#compiled.size < 10_000) this.#compiled.set(key, compiled);
     }
     return compiled;

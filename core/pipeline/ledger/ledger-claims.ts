@@ -53,6 +53,13 @@ export async function claimEvents(
   lease?: { readonly token: string; readonly seconds: number; readonly events: ReadonlySet<number> },
 ): Promise<ClaimedRow[]> {
   const claimed: ClaimedRow[] = [];
+  if (events.length === 1 && targets.every((target) => installed.includes(target.provider))) {
+    // The common case (one event, every provider installed): the event's columns are parameters, not a joined list.
+    for (let start = 0; start < targets.length; start += CLAIM_ROWS_PER_STATEMENT) {
+      claimed.push(...(await claimOneEvent(db, events[0], targets.slice(start, start + CLAIM_ROWS_PER_STATEMENT), lease?.events.has(0) ? lease : undefined)));
+    }
+    return claimed;
+  }
   for (let start = 0; start < targets.length; start += CLAIM_ROWS_PER_STATEMENT) {
     const chunk = targets.slice(start, start + CLAIM_ROWS_PER_STATEMENT);
     const leased = lease ? events.map((_, index) => lease.events.has(index)) : events.map(() => false);
@@ -89,6 +96,35 @@ export async function claimEvents(
     }
   }
   return claimed;
+}
+
+/** One event's rows, every provider installed: a plain INSERT … SELECT FROM unnest, leased or waiting. */
+async function claimOneEvent(
+  db: Db,
+  event: ClaimedEvent,
+  targets: readonly ClaimTarget[],
+  lease: { readonly token: string; readonly seconds: number } | undefined,
+): Promise<ClaimedRow[]> {
+  const result = await db.raw(
+    `INSERT INTO notification_delivery_ledger
+       (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, attempts, lease_token, lease_until)
+     SELECT v.s, ?, ?, ?, ?, ?, v.p, ?, ?, ?::text, CASE WHEN ?::boolean THEN now() + make_interval(secs => ?::float8) END
+       FROM unnest(?::bigint[], ?::text[]) WITH ORDINALITY AS v(s, p, n)
+      ORDER BY v.n
+     ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
+     RETURNING id, subscription_id`,
+    [
+      event.sourceKey, event.eventType, event.feedId, event.itemKey, event.eventId,
+      lease ? 'delivering' : 'pending', lease ? 1 : 0, lease?.token ?? null, lease !== undefined, lease?.seconds ?? 0,
+      column(targets, 'subscriptionId'), column(targets, 'provider'),
+    ],
+  );
+  const rows = (result.rows as Array<{ id: number | string; subscription_id: number | string }>).map((row) => ({
+    id: Number(row.id),
+    subscriptionId: Number(row.subscription_id),
+    event: 0,
+  }));
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /**

@@ -10,6 +10,13 @@
  * a table with the ledger's unique key, plus N raw undici POSTs to the same
  * sink (the same connections and requests in flight as the push target).
  *
+ * WARMUP=n (2000; 0: none): n deliveries of a planned outage to the other
+ * feed's subscribers first, so the measured fan-out finds the service warm, as
+ * a service that has been running is.
+ *
+ * APPRISE=1: the same N notifications through Debian's `apprise` CLI (one
+ * ntfy URL per subscriber) to the same sink, and how much faster the service is.
+ *
  * KILL_AFTER=n: kill -9 the service once n messages arrived, restart it,
  * and count what arrived twice (nothing may be lost).
  *
@@ -19,7 +26,9 @@
  * keeps the service's output (with --trace-gc or --cpu-prof, for profiling).
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -36,6 +45,8 @@ const CREATES = Number(process.env.CREATES ?? 3000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const IN_FLIGHT = 256;
 const KILL_AFTER = Number(process.env.KILL_AFTER ?? 0);
+/** Deliveries of a planned outage before the measured one, on the other feed, so the measured fan-out finds the service warm (as a running one is). */
+const WARMUP = Number(process.env.WARMUP ?? 2000);
 const TOKEN = 'tk_benchbenchbenchbenchbenchbenc';
 
 const database = await benchDatabase();
@@ -57,6 +68,7 @@ try {
 
   // The feed double: empty until the measured outage appears; every poll's time is kept.
   let outages: unknown[] = [];
+  let planned: unknown[] = [];
   let changedAt = 0;
   let servedChange = 0;
   const polls: number[] = [];
@@ -69,7 +81,7 @@ try {
         if (changedAt > 0 && servedChange === 0) servedChange = at;
         return { outages };
       },
-      '/scheduled-outages': () => ({ outages: [] }),
+      '/scheduled-outages': () => ({ outages: planned }),
     },
     etags: () => true,
   });
@@ -93,6 +105,13 @@ try {
         PowerOutages__Enabled: 'true',
         PowerOutages__PollingIntervalSeconds: String(PERIOD_SECONDS),
         PowerOutages__FeedTimeoutSeconds: '5',
+        // The warm-up's feed; its digests and reminders at an hour far from now, so none goes out during the run.
+        ScheduledOutages__Enabled: WARMUP > 0 ? 'true' : 'false',
+        ScheduledOutages__PollingIntervalSeconds: String(PERIOD_SECONDS),
+        ScheduledOutages__TimeZone: 'UTC',
+        ScheduledOutages__DailyDigestHour: String((new Date().getUTCHours() + 12) % 24),
+        ScheduledOutages__WeeklyDigestHour: String((new Date().getUTCHours() + 12) % 24),
+        ScheduledOutages__ReminderHour: String((new Date().getUTCHours() + 12) % 24),
         Notifications__Push__BaseUrl: sinkUrl,
         Notifications__Push__PublishToken: TOKEN,
         Notifications__Push__Connections: String(CONNECTIONS),
@@ -154,6 +173,14 @@ try {
        FROM generate_series(1, $1::int) AS g`,
     [N - creates],
   );
+  if (WARMUP > 0) {
+    await db.query(
+      `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+       SELECT 'warm-' || g, 'warm ' || g, 'utility.scheduled-outages', '{}'::jsonb, 'Push', 'alerts-warm-' || g, 'Anonymous', true
+         FROM generate_series(1, $1::int) AS g`,
+      [WARMUP],
+    );
+  }
   await db.query('ANALYZE notification_subscriptions');
 
   /**
@@ -187,6 +214,13 @@ try {
       process.exitCode = 1;
     }
   };
+
+  // The warm-up: a planned outage to the other feed's subscribers, delivered before anything is measured.
+  if (WARMUP > 0) {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    planned = [{ id: 'SO-WARM', date: tomorrow, start: '09:00', end: '13:00', feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled' }];
+    await waitFor(async () => (await sinkStats()).publishes >= WARMUP, 120_000, 50);
+  }
 
   // One new outage: poll → first and last message, poll gaps and RSS while it fans out.
   await waitFor(async () => polls.length >= 2, 30_000);
@@ -250,6 +284,23 @@ try {
   const floorCpu = { client: fastest.clientCpu, sink: fastest.sink };
   const floorSeconds = floorInsertSeconds + floorPostSeconds;
 
+  // APPRISE=1: the same N notifications through Debian's Apprise CLI (one ntfy URL per subscriber), to the same sink.
+  let appriseSeconds: number | undefined;
+  if (process.env.APPRISE === '1') {
+    const config = path.join(mkdtempSync(path.join(tmpdir(), 'apprise-')), 'urls.txt');
+    writeFileSync(config, Array.from({ length: N }, (_, index) => `ntfy://127.0.0.1:${sinkPort}/alerts-bench-${index}`).join('\n'));
+    await fetch(`${sinkUrl}/reset`, { method: 'POST' });
+    const began = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const apprise = spawn('apprise', ['-t', 'Power outage: Kandy, Peradeniya', '-b', 'Feeder: F12\nAreas: Kandy, Peradeniya', '--config', config], { stdio: 'ignore' });
+      apprise.on('error', reject);
+      apprise.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`apprise exited ${code}`))));
+    });
+    appriseSeconds = (performance.now() - began) / 1000;
+    const received = (await sinkStats()).publishes;
+    if (received !== N) throw new Error(`apprise delivered ${received} of ${N}`);
+  }
+
   const line = (label: string, value: string, target: string) => `${label.padEnd(44)} ${value.padStart(22)}   ${target}`;
   const s = (seconds: number) => `${seconds.toFixed(2)} s`;
   console.log(`bench:e2e — ${N.toLocaleString('en')} subscribers, poll period ${PERIOD_SECONDS} s, PostgreSQL, node ${process.version}`);
@@ -278,6 +329,9 @@ try {
   // With the cores fully used in both, 1.3 x the floor's time is about 1.3 x its CPU; the sink's share is not ours to cut.
   const floorCpuTotal = floorInsertCpu + floorCpu.client + floorCpu.sink;
   const budget = 1.3 * floorCpuTotal - cpu.sink;
+  if (appriseSeconds !== undefined) {
+    console.log(line('Apprise CLI, the same N notifications', s(appriseSeconds), `(the service ${(appriseSeconds / lastSeconds).toFixed(1)}x faster; target >= 10x)`));
+  }
   console.log(
     line('CPU for 1.3x: service + PostgreSQL may use', `${budget.toFixed(1)} s`, `(1.3 x the floor's ${floorCpuTotal.toFixed(1)} s, less the sink's ${cpu.sink.toFixed(1)}; used ${(cpu.service + cpu.postgres).toFixed(1)} s)`),
   );

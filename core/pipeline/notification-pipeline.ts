@@ -127,17 +127,22 @@ export class NotificationPipelineService implements NotificationPipeline {
       }
       take(await claimPage(trx, rules, feedId, feedEvents, await systemSubscriptions(trx, feedId)));
       const first = await subscriptionPage(trx, feedId, 0, firstPageSize);
-      // With room in this instance's dispatcher, the first page is claimed already leased to it and
-      // handed over once the transaction commits (not a savepoint's release): no second write to lease it.
-      // A storm of events (thousands in one poll) could make that one batch of thousands of rows: those wait, for the dispatchers' bounded batches.
-      const fitsOneBatch = feedEvents.length * first.length <= this.#deps.dispatcher.batchSize;
-      const slot = options.awaitDelivery || trx.parentTransaction || first.length === 0 || !fitsOneBatch ? undefined : this.#deps.dispatcher.tryReserve();
-      let leased: readonly LeasedClaim[] = [];
-      // Settled before the claim runs: a claim that throws rolls the transaction back, and the room is given back then too.
-      if (slot) trx.executionPromise.then(() => (leased.length > 0 ? slot.run(leased) : slot.release()), () => slot.release());
-      const claimed = await claimPage(trx, rules, feedId, feedEvents, first, false, slot?.lease);
-      leased = claimed.leased;
-      take(claimed);
+      // With room in this instance's dispatcher, the first page is claimed already leased to it, in parts of one
+      // dispatcher batch each (a part per free batch slot), and handed over once the transaction commits (not a
+      // savepoint's release): no second write to lease them, no wake-up and lease to wait for. Parts without room,
+      // and a storm of events (more than a batch holds for one subscription), wait for the dispatchers' bounded batches.
+      const perPart = Math.floor(this.#deps.dispatcher.batchSize / feedEvents.length);
+      const mayLease = !options.awaitDelivery && !trx.parentTransaction && perPart >= 1;
+      for (let start = 0; start < first.length; start += mayLease ? perPart : first.length) {
+        const part = mayLease ? first.slice(start, start + perPart) : first;
+        const slot = mayLease ? this.#deps.dispatcher.tryReserve() : undefined;
+        let leased: readonly LeasedClaim[] = [];
+        // Settled before the claim runs: a claim that throws rolls the transaction back, and the room is given back then too.
+        if (slot) trx.executionPromise.then(() => (leased.length > 0 ? slot.run(leased) : slot.release()), () => slot.release());
+        const claimed = await claimPage(trx, rules, feedId, feedEvents, part, false, slot?.lease);
+        leased = claimed.leased;
+        take(claimed);
+      }
       if (first.length === firstPageSize) {
         await this.#deps.expander.continueAfter(trx, feedEvents.map((entry) => entry.eventId), Number(first.at(-1)!.id), keepFor);
         handOver.kept = keepFor;

@@ -27,5 +27,11 @@ export const pushConfig = {
       default: 16,
       description: 'Publish requests in flight per connection (Connections times this bounds one batch).',
     }),
+    Threads: Type.Integer({
+      minimum: 0,
+      maximum: 64,
+      default: 0,
+      description: 'Worker threads that publish (the connections shared among them); 0: the main thread publishes.',
+    }),
   }),
 };

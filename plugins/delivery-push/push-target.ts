@@ -4,6 +4,7 @@ import type { pushConfig } from './config.ts';
 import { buildPublishBody } from './publish-payload.ts';
 import { outcomeOf, type PublishResult } from './publish-result.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
+import { createThreadedPublisher } from './threaded-publisher.ts';
 import { composeTopicPolicy, topicRefusal, type TopicPolicy } from './topic-policy.ts';
 
 export type PushContext = DeliveryPluginContext<typeof pushConfig>;
@@ -84,13 +85,11 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     generatedTopicPrefix: settings.TopicPrefix,
   });
   const baseUrl = settings.BaseUrl?.replace(/\/+$/, '');
-  const publisher: Publisher | undefined = baseUrl
-    ? createPublisher({
-        baseUrl,
-        token: settings.PublishToken,
-        timeoutMs: settings.TimeoutSeconds * 1000,
-        connections: settings.Connections,
-      })
+  const publisherOptions = baseUrl && { baseUrl, token: settings.PublishToken, timeoutMs: settings.TimeoutSeconds * 1000, connections: settings.Connections };
+  const publisher: Publisher | undefined = publisherOptions
+    ? settings.Threads > 0
+      ? createThreadedPublisher(publisherOptions, settings.Threads)
+      : createPublisher(publisherOptions)
     : undefined;
   if (!publisher) log.warn('Notifications__Push__BaseUrl is not set: push deliveries wait for retry until it is');
   // One bound for every batch the dispatcher works at once.

@@ -198,8 +198,10 @@ try {
     const successor = await startService();
     await waitFor(async () => (await sinkStats()).distinct >= N, 3_600_000, 100);
     const done = await sinkStats();
+    // The measured outage's rows (the warm-up's planned outage has its own).
     const ledger = (await db.query(`SELECT count(*) AS rows, count(DISTINCT subscription_id) AS subscribers FROM notification_delivery_ledger l
-                                      JOIN notification_subscriptions s ON s.id = l.subscription_id WHERE s.provider = 'Push'`)).rows[0];
+                                      JOIN notification_subscriptions s ON s.id = l.subscription_id
+                                     WHERE s.provider = 'Push' AND l.feed_id = 'utility.power-outages'`)).rows[0];
     await successor.stop();
     const line = (label: string, value: string) => `${label.padEnd(44)} ${value}`;
     console.log(`bench:e2e kill -9 — ${N.toLocaleString('en')} subscribers, PostgreSQL, node ${process.version}`);

@@ -9,6 +9,7 @@ export const API_TAGS = [
   { name: 'subscriptions', description: 'Create, read, test and delete subscriptions (manage token or bearer JWT).' },
   { name: 'feeds', description: 'The catalog of feeds one can subscribe to, and the providers that deliver them.' },
   { name: 'email links', description: 'The verify and unsubscribe links of the emails.' },
+  { name: 'callbacks', description: 'What delivery gateways post back (replies, delivery reports), each signed by its gateway.' },
   { name: 'admin', description: 'For operators: a bearer JWT with `role: "admin"`.' },
   { name: 'health', description: 'Liveness, readiness and Prometheus metrics.' },
   { name: 'pages', description: 'The subscribe and manage pages for people, and their files.' },

@@ -23,6 +23,37 @@ export interface SubscriptionAccess {
   setActive(subscriptionId: number, active: boolean, trx?: Knex.Transaction): Promise<void>;
   /** Which of these subscriptions are active now (one query). */
   activeAmong(subscriptionIds: readonly number[], trx?: Knex.Transaction): Promise<Set<number>>;
+  /**
+   * Every subscription of this provider to this destination (all of one
+   * phone number's: its STOP reply stops them all), oldest first.
+   */
+  byDestination(provider: string, destination: string, trx?: Knex.Transaction): Promise<SubscriptionState[]>;
+  /**
+   * The subscription a request may manage (its manage token in
+   * `X-Subscription-Token`, its owner's bearer token, an admin's), for a
+   * plugin's route under `/api/notification-subscriptions/{publicId}/`:
+   * 404 when there is none, 401 without credentials, 403 with others'.
+   */
+  authorize(publicId: string, request: FastifyRequest): Promise<SubscriptionState>;
+}
+
+/** What a feed says is going on now, for one of the subscriptions asked about. */
+export interface OngoingSummary {
+  readonly feedId: string;
+  /** The feed's display name. */
+  readonly feedName: string;
+  /** One line, the feed's words (`Kandy, Peradeniya: no power since 10:05`). */
+  readonly summary: string;
+}
+
+/**
+ * What is going on now that matters to some subscriptions (an SMS STATUS
+ * reply): core asks each of their feeds for its ongoing items and keeps
+ * those matching a subscription's filter. A feed that keeps no current
+ * state (it offers no `ongoing`) has nothing to say.
+ */
+export interface OngoingPort {
+  forSubscriptions(subscriptionIds: readonly number[]): Promise<readonly OngoingSummary[]>;
 }
 
 /** The final outcome of a delivery a transactional target took. */

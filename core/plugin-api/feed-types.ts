@@ -22,6 +22,14 @@ export interface NotificationEvent<TPayload = unknown> {
   readonly sourcePayload: TPayload;
 }
 
+/** One thing going on now that a feed reports (manifest `ongoing`): matched like an event, told in one line. */
+export interface OngoingItem {
+  /** What a subscription's filter is matched against (the item's latest event, as the mapper makes it). */
+  readonly event: NotificationEvent;
+  /** One line for people, plain text. */
+  readonly summary: string;
+}
+
 export const NOTIFICATION_PRIORITIES = ['Min', 'Low', 'Default', 'High', 'Urgent'] as const;
 export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
 

@@ -2,11 +2,11 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { Static, TObject } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
-import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-ports.ts';
+import type { CallerAuth, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';
-import type { NotificationFeedDefinition, NotificationRenderer } from './feed-types.ts';
+import type { NotificationFeedDefinition, NotificationRenderer, OngoingItem } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
 import type { FeedPublicViews } from './public-views.ts';
@@ -73,6 +73,8 @@ export interface DeliveryPluginContext<S extends ConfigSections = ConfigSections
   readonly ledger: LedgerAccess;
   /** The lease-and-retry mechanism, for a target with a queue of its own (the email outbox). */
   readonly queues: QueuePort;
+  /** What the feeds say is going on now for some subscriptions (an SMS STATUS reply). */
+  readonly ongoing: OngoingPort;
 }
 
 export type PluginContext<S extends ConfigSections = ConfigSections> = FeedPluginContext<S> | DeliveryPluginContext<S>;
@@ -139,6 +141,12 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
   readonly urgentEventTypes?: readonly string[];
   /** The IANA zone the feed's times are in, from its config (`config.PowerOutages.TimeZone`); UTC without it. */
   timeZone?(config: SectionsConfig<S>): string;
+  /**
+   * What is going on now (outages not yet over), each as the event a
+   * subscription's filter is matched against and one line for people.
+   * Read from the feed's own store when someone asks (an SMS STATUS reply).
+   */
+  ongoing?(context: FeedPluginContext<S>): Promise<readonly OngoingItem[]>;
 }
 
 export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, DeliveryPluginContext<S>> {

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import { composeConfigSchema, pickSections } from '../config/compose-schema.ts';
 import { loadConfig } from '../config/load-config.ts';
-import type { CallerAuth, LedgerAccess, SubscriptionAccess } from './core-ports.ts';
+import type { CallerAuth, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
 import type { PluginMetrics } from './metrics-types.ts';
 import type { FeedCatalogPort } from './feed-presentation.ts';
 import type { ConfigSections, DeliveryPluginContext, FeedPluginContext, SectionsConfig, TopicAllowlist } from './manifest.ts';
@@ -25,6 +25,7 @@ export interface PluginTestContextOptions {
   readonly subscriptions?: SubscriptionAccess;
   readonly ledger?: LedgerAccess;
   readonly queues?: QueuePort;
+  readonly ongoing?: OngoingPort;
   readonly auth?: CallerAuth;
   /** Where the plugin's gauges go; by default they are accepted and never read. */
   readonly metrics?: PluginMetrics;
@@ -72,6 +73,7 @@ export function createPluginTestContext<S extends ConfigSections>(
     subscriptions: options.subscriptions ?? missing<SubscriptionAccess>('subscriptions'),
     ledger: options.ledger ?? missing<LedgerAccess>('ledger'),
     queues: options.queues ?? missing<QueuePort>('queues'),
+    ongoing: options.ongoing ?? missing<OngoingPort>('ongoing'),
     metrics: options.metrics ?? { gauge: () => undefined },
     feeds: options.feeds ?? { get: () => undefined, all: () => [] },
   };

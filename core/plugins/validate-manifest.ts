@@ -118,6 +118,7 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   problems.push(...validatePresentation(m.presentation, eventTypes));
   for (const type of unknownTypes(m.urgentEventTypes ?? [])) problems.push(`urgentEventTypes: ${type} is not an event type of the feed`);
   if (m.timeZone !== undefined && !isFn(m.timeZone)) problems.push('timeZone must be a function of the config');
+  if (m.ongoing !== undefined && !isFn(m.ongoing)) problems.push('ongoing must be a function of the feed context');
   return problems;
 }
 

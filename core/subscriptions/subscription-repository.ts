@@ -30,6 +30,11 @@ export async function findSubscription(db: Db, publicId: string): Promise<Subscr
   return db(TABLE).where({ public_id: publicId }).first();
 }
 
+/** Every subscription of a provider to one destination, oldest first. */
+export async function subscriptionsTo(db: Db, provider: string, destination: string): Promise<SubscriptionRecord[]> {
+  return db(TABLE).where({ provider, destination }).orderBy('id');
+}
+
 /** Which of these subscriptions are active now: one statement, the ids as one array. */
 export async function activeAmong(db: Db, subscriptionIds: readonly number[]): Promise<Set<number>> {
   if (subscriptionIds.length === 0) return new Set();

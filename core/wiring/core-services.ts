@@ -17,7 +17,7 @@ async function coreServices(app: FastifyInstance, { wiring }: { wiring: Wiring }
   wiring.coreServices = {
     auth: { authenticate, requireAdmin, adminOnly: createAdminOnly(authenticate) },
     endpoints,
-    subscriptionAccess: createSubscriptionAccess(db),
+    subscriptionAccess: createSubscriptionAccess(db, authenticate),
     // Without metrics nobody reads what a settle observed: the plain statement, no join.
     ledgerAccess: createLedgerAccess(db, wiring.observability.metrics.enabled ? (rows) => wiring.observability.deliveries.settled(rows) : undefined),
     queues,

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import type { DeliveryPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
 import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
+import { createOngoingPort } from '../feeds/ongoing-port.ts';
 import { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
 import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
@@ -21,6 +22,7 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
   const core = wiring.coreServices;
   const targets = new Map<string, DeliveryTarget>();
   const contexts = new Map<string, DeliveryPluginContext>();
+  const ongoing = createOngoingPort(db, platform.registry.feeds, () => wiring.pipeline.feedContexts, platform.feeds);
   for (const manifest of platform.registry.deliveries) {
     const log = app.log.child({ plugin: manifest.id });
     const context: DeliveryPluginContext = {
@@ -37,6 +39,7 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       queues: { define: <I, O>(definition: PluginQueueDefinition<I, O>) => core.queues.define(definition, log) },
       metrics: wiring.observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
+      ongoing,
     };
     contexts.set(manifest.id, context);
     if (manifest.createTarget) targets.set(manifest.provider, checkedTarget(manifest.id, await manifest.createTarget(context)));

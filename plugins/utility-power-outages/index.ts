@@ -4,6 +4,7 @@ import { powerOutageAlerts } from './cap-alerts.ts';
 import { powerOutagesConfig } from './config.ts';
 import { powerOutagePresentation } from './presentation.ts';
 import { powerOutageMonitor } from './monitor.ts';
+import { ongoingOutages } from './ongoing.ts';
 import { POWER_OUTAGE_EVENT_TYPES } from './outage-types.ts';
 import { POWER_OUTAGES_FEED_ID, powerOutageRenderers } from './renderers.ts';
 
@@ -30,5 +31,7 @@ export const manifest = defineFeedPlugin({
   urgentEventTypes: ['NewOutage', 'ManualAnnouncement'],
   timeZone: (config) => config.PowerOutages.TimeZone,
   systemSubscription: { name: 'PowerOutages', pushTopic: 'utility-power-outages' },
+  // What an SMS STATUS reply (or any target that asks) reads: the outages going on now.
+  ongoing: ongoingOutages,
   routes: (app, context) => announcementRoutes(app, context),
 });

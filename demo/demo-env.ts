@@ -6,6 +6,8 @@ export interface DemoWiring {
   feed: { baseUrl: string; apiKey: string };
   push: { baseUrl: string; publishToken: string };
   smtp: { port: number; password: string };
+  /** The local Twilio-compatible gateway (its env entries: base URL, account, token, number). */
+  sms: { env: Record<string, string> };
   /** The secret bearer tokens are signed with: the demo prints an admin token for it. */
   jwtSecret: string;
 }
@@ -15,7 +17,8 @@ export interface DemoWiring {
  * environment reaches it, so a PostgreSQL connection string or a .env file
  * meant for `npm start` cannot leak in): the embedded database in the demo's
  * temporary folder, both feeds polled every 5 s from the sample feed, both
- * system subscriptions, Push to the push inbox and Email to the mail inbox,
+ * system subscriptions, Push to the push inbox, Email to the mail inbox and
+ * Sms to the local text gateway (national numbers read in Sri Lanka),
  * links to the service itself, times in the machine's zone, a token secret
  * (the demo prints an admin token), and limits and cooldowns loose enough
  * to try things several times.
@@ -51,6 +54,9 @@ export function demoServiceEnv(w: DemoWiring): Record<string, string> {
     EmailProvider__ApiKey: w.smtp.password,
     EmailProvider__From: 'Outage alerts <alerts@demo.localhost>',
     EmailOutbox__RetryBaseSeconds: '5',
+    ...w.sms.env,
+    Sms__DefaultRegion: 'LK',
+    SmsOutbox__RetryBaseSeconds: '5',
     SubscriptionLimits__MaxPerIp: '100',
     SubscriptionLimits__MaxPerIpPerDay: '1000',
     SubscriptionLimits__MaxSubscriptionsPerUser: '100',

@@ -6,6 +6,7 @@ import { baseProcessEnv, demoServiceEnv } from './demo-env.ts';
 import { createLogOutput } from './log-output.ts';
 import { startMailInbox, type MailInbox } from './mail-inbox/mail-inbox.ts';
 import { startPushInbox, type PushInbox } from './push-inbox/push-inbox.ts';
+import { startSmsGateway, type SmsGateway } from './sms-gateway/phone-pages.ts';
 import { startSampleFeed, type SampleFeed } from './sample-feed/sample-feed.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 import { freeLoopbackPort } from './web/loopback.ts';
@@ -25,6 +26,7 @@ const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 let feed: SampleFeed | undefined;
 let push: PushInbox | undefined;
 let mail: MailInbox | undefined;
+let sms: SmsGateway | undefined;
 let service: ServiceProcess | undefined;
 let stopping: Promise<void> | undefined;
 
@@ -33,7 +35,7 @@ async function stopAll(reason: string, exitCode: number): Promise<void> {
   output.note('demo', `${reason}: stopping`);
   const serviceExit = await service?.stop();
   if (serviceExit !== undefined && serviceExit !== 0 && exitCode === 0) output.note('demo', `the service ended with ${serviceExit}`);
-  await Promise.allSettled([feed?.close(), push?.close(), mail?.close()]);
+  await Promise.allSettled([feed?.close(), push?.close(), mail?.close(), sms?.close()]);
   rmSync(workDir, { recursive: true, force: true });
   output.note('demo', `stopped; removed ${workDir}`);
   process.exitCode = exitCode;
@@ -50,12 +52,13 @@ function onSignal(signal: NodeJS.Signals): void {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
 async function main(): Promise<void> {
-  process.stderr.write('Starting the demo: the service, a sample utility feed, a push inbox and a mail inbox (a few seconds)…\n');
+  process.stderr.write('Starting the demo: the service, a sample utility feed, a push inbox, a mail inbox and a text gateway (a few seconds)…\n');
   output.hold();
   feed = await startSampleFeed({ timeZone, log: (message) => output.note('sample feed', message) });
   push = await startPushInbox({ log: (message) => output.note('push inbox', message) });
   mail = await startMailInbox({ log: (message) => output.note('mail inbox', message) });
   const servicePort = await freeLoopbackPort();
+  sms = await startSmsGateway({ publicBaseUrl: `http://127.0.0.1:${servicePort}`, log: (message) => output.note('text gateway', message) });
   const jwtSecret = `demo-jwt-${randomBytes(24).toString('base64url')}`;
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   const env = demoServiceEnv({
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
     push,
     // The mail inbox takes any login; the password only has to be one the log redaction cannot mistake for a word.
     smtp: { port: mail.smtpPort, password: `demo-smtp-${randomBytes(12).toString('base64url')}` },
+    sms,
     jwtSecret,
   });
   const tmp = path.join(workDir, 'tmp');
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
   await service.ready;
   if (stopping !== undefined) return;
   process.stdout.write(
-    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\n` +
+    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\nText gateway: ${sms.baseUrl}\n` +
       `Admin token (12 h): ${adminToken(jwtSecret)}\n` +
       `  curl -H "Authorization: Bearer <admin token>" ${serviceUrl}/api/admin/feeds   (also /api/admin/deliveries, /metrics, /docs)\n`,
   );

@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
-import { START_FLAGS } from '../../demo/service-process.ts';
 import { startPushServerDouble } from '../doubles/push-server-double.ts';
 import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
 import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
 import { startTestApp } from '../helpers/test-app.ts';
-import { childEnv } from '../helpers/child-env.ts';
+import { spawnService, waitForDelivered } from '../helpers/killed-service.ts';
 import { servicesOf } from '../../core/app.ts';
 
 const SUBSCRIBERS = 10_000;
@@ -29,25 +26,17 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       [SUBSCRIBERS],
     );
     feed.setPowerOutages([{ id: 'PO-KILL', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
-    const child = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], {
-      cwd: projectRoot,
-      env: { ...childEnv(), ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const service = spawnService(env, pluginsDir);
     try {
       // Killed once a fifth has arrived: the fan-out and the deliveries are both under way.
       await expect.poll(() => push.allMessages().length, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(SUBSCRIBERS / 5);
-      child.kill('SIGKILL');
-      await exited;
+      await service.kill();
       const atKill = push.allMessages().length;
       const inFlight = new Set((await knex('notification_delivery_ledger').where({ status: 'delivering' }).pluck('subscription_id')).map(Number));
 
       const successor = await startTestApp({ database, pluginsDir, env: { ...env, NotificationPipeline__DeliveryLeaseSeconds: '2' } });
       try {
-        await expect
-          .poll(async () => Number((await knex('notification_delivery_ledger').where({ status: 'delivered' }).count({ n: '*' }))[0].n), { timeout: 120_000, interval: 200 })
-          .toBe(SUBSCRIBERS);
+        await waitForDelivered(knex, SUBSCRIBERS);
       } finally {
         await successor.close();
       }
@@ -65,7 +54,7 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       for (const topic of twice) expect(inFlight.has(subscriptionOf.get(topic)!)).toBe(true);
       expect(await knex('notification_delivery_ledger').count({ n: '*' })).toEqual([{ n: SUBSCRIBERS }]);
     } finally {
-      child.kill('SIGKILL');
+      await service.kill();
       await observer.close();
       await Promise.all([feed.close(), push.close()]);
       await database.drop();

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import { startTwilioGateway, type TwilioGateway } from './twilio-gateway.ts';
+
+/**
+ * The demo's text gateway: the Twilio-compatible gateway with a page per
+ * phone number (`/phone/+94771234567`) showing the texts it got, newest
+ * first, and a box to reply (posted to the service as a signed inbound
+ * text, its answer shown as a text too). `/` lists the numbers.
+ */
+export interface SmsGateway extends TwilioGateway {
+  readonly baseUrl: string;
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+};
+const STYLE = `body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;color:#1f2937}
+h1{font-size:1.3rem}.text{background:#f3f4f6;border-radius:1rem;padding:.6rem .9rem;margin:.5rem 0;white-space:pre-wrap;overflow-wrap:anywhere}
+.mine{background:#dbeafe;margin-left:3rem}.meta{color:#6b7280;font-size:.8rem}form{display:flex;gap:.5rem;margin:1rem 0}
+input{flex:1;font:inherit;padding:.5rem;min-width:0}button{font:inherit;padding:.5rem 1rem}a{overflow-wrap:anywhere}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+}
+
+export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (message: string) => void } = {}): Promise<SmsGateway> {
+  const conversations = new Map<string, Array<{ mine: boolean; text: string; at: Date }>>();
+  const pages = (gateway: TwilioGateway, req: http.IncomingMessage, res: http.ServerResponse, body: string): boolean => {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    if (req.method === 'GET' && url.pathname === '/') {
+      const numbers = [...new Set(gateway.texts.map((t) => t.to))];
+      const list = numbers.length === 0 ? '<p>No texts yet. Subscribe by text message on the subscribe page.</p>' : `<ul>${numbers.map((n) => `<li><a href="/phone/${encodeURIComponent(n)}">${escape(n)}</a></li>`).join('')}</ul>`;
+      res.writeHead(200, PAGE_HEADERS).end(page('Text gateway', `<h1>Phones that got texts</h1>${list}`));
+      return true;
+    }
+    const match = /^\/phone\/([^/]+)(\/reply)?$/.exec(url.pathname);
+    if (!match) return false;
+    const number = decodeURIComponent(match[1]!);
+    if (req.method === 'POST' && match[2]) {
+      const text = (new URLSearchParams(body).get('Body') ?? '').slice(0, 320);
+      void gateway.reply(number, text).then(
+        (reply) => {
+          const thread = conversations.get(number) ?? [];
+          thread.push({ mine: true, text, at: new Date() }, { mine: false, text: reply.status === 200 ? reply.answer : `(the service answered ${reply.status})`, at: new Date() });
+          conversations.set(number, thread);
+          options.log?.(`reply from ${number}: ${JSON.stringify(text)} → ${reply.status}`);
+          res.writeHead(303, { location: `/phone/${encodeURIComponent(number)}` }).end();
+        },
+        (err: unknown) => res.writeHead(502, PAGE_HEADERS).end(page('Text gateway', `<p>The service could not be reached: ${escape((err as Error).message)}</p>`)),
+      );
+      return true;
+    }
+    if (req.method === 'GET' && !match[2]) {
+      const received = gateway.textsTo(number).map((t) => ({ mine: false, text: t.body, at: t.at }));
+      const thread = [...received, ...(conversations.get(number) ?? [])].sort((a, b) => b.at.getTime() - a.at.getTime());
+      const texts = thread.map((t) => `<div class="text${t.mine ? ' mine' : ''}">${escape(t.text)}<div class="meta">${t.at.toLocaleTimeString()}</div></div>`).join('');
+      res.writeHead(200, PAGE_HEADERS).end(
+        page(`Texts to ${number}`, `<p><a href="/">All phones</a></p><h1>Texts to ${escape(number)}</h1>
+<form method="post" action="/phone/${encodeURIComponent(number)}/reply"><input name="Body" placeholder="Reply (YES, STOP, START, STATUS, HELP)" aria-label="Reply" maxlength="320" required><button>Send</button></form>
+${texts || '<p>No texts yet.</p>'}`),
+      );
+      return true;
+    }
+    return false;
+  };
+  const gateway = await startTwilioGateway(
+    { accountSid: 'ACdemo', authToken: `demo-sms-${randomBytes(12).toString('base64url')}`, number: '+15005550006', publicBaseUrl: options.publicBaseUrl ?? 'http://127.0.0.1' },
+    pages,
+  );
+  return Object.assign(gateway, { baseUrl: gateway.url });
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { twilioSignature } from '../../plugins/delivery-sms/twilio-signature.ts';
+
+/**
+ * A local gateway speaking Twilio's Messages API, for the demo and the
+ * tests: `POST /2010-04-01/Accounts/{sid}/Messages.json` with HTTP Basic
+ * `sid:token`, form fields To, From or MessagingServiceSid, Body,
+ * StatusCallback; 201 with a `sid`, or Twilio's error body `{code,
+ * message, status}`. It keeps every text, answers scripted faults (400 with
+ * a code, 429, 500) in turn, and sends what a phone and the carrier would:
+ * replies and delivery reports, signed like Twilio (X-Twilio-Signature over
+ * the public URL and the sorted fields, keyed by the auth token).
+ */
+export interface GatewayText {
+  readonly sid: string;
+  readonly to: string;
+  readonly from: string;
+  readonly body: string;
+  readonly statusCallback?: string;
+  readonly at: Date;
+}
+
+export interface GatewayReply {
+  readonly from: string;
+  readonly body: string;
+  /** What the service texted back (the TwiML's message), or the status when it refused. */
+  readonly answer: string;
+  readonly status: number;
+}
+
+export type ScriptedAnswer = { readonly status: number; readonly code?: number; readonly retryAfter?: number };
+
+export interface TwilioGatewayOptions {
+  readonly accountSid: string;
+  readonly authToken: string;
+  /** The number texts come from, and replies go to. */
+  readonly number: string;
+  /** The service's PublicBaseUrl: what callbacks are signed over. */
+  readonly publicBaseUrl: string;
+  /** Where the service really listens (callbacks are posted there); defaults to publicBaseUrl. */
+  serviceUrl?: string;
+  readonly port?: number;
+}
+
+export interface TwilioGateway {
+  readonly url: string;
+  readonly texts: GatewayText[];
+  readonly replies: GatewayReply[];
+  /** Requests refused for their credentials. */
+  readonly unauthorized: number;
+  /** Every send request, answered or refused (the bench counts them). */
+  readonly requests: number;
+  /** Env entries pointing the service at this gateway. */
+  readonly env: Record<string, string>;
+  /** The next sends get these answers, in order (then 201 again). */
+  script(...answers: ScriptedAnswer[]): void;
+  /** Points callbacks at the service's real address once it listens. */
+  setServiceUrl(url: string): void;
+  /** A text from `from` to the service's number, as the carrier posts it. */
+  reply(from: string, body: string, options?: { signature?: string }): Promise<GatewayReply>;
+  /** A delivery report for a text (status delivered, undelivered, failed), as the carrier posts it. */
+  report(sid: string, status: string, errorCode?: number): Promise<number>;
+  textsTo(number: string): GatewayText[];
+  close(): Promise<void>;
+}
+
+const newSid = (prefix: string) => prefix + randomBytes(16).toString('hex');
+const twimlText = (xml: string) =>
+  (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? '').replace(/&(lt|gt|amp|quot|apos);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+
+export async function startTwilioGateway(options: TwilioGatewayOptions, pages?: (gateway: TwilioGateway, req: http.IncomingMessage, res: http.ServerResponse, body: string) => boolean): Promise<TwilioGateway> {
+  const texts: GatewayText[] = [];
+  const replies: GatewayReply[] = [];
+  const scripted: ScriptedAnswer[] = [];
+  let unauthorized = 0;
+  let requests = 0;
+  let serviceUrl = (options.serviceUrl ?? options.publicBaseUrl).replace(/\/+$/, '');
+  const publicBase = options.publicBaseUrl.replace(/\/+$/, '');
+  const messagesPath = `/2010-04-01/Accounts/${options.accountSid}/Messages.json`;
+  const expectedAuth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
+
+  const answer = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  /** Posts a signed form to the service: the signature is over the public URL, the request goes to where it listens. */
+  async function postSigned(publicUrl: string, fields: Record<string, string>, signature?: string) {
+    const path = publicUrl.startsWith(publicBase) ? publicUrl.slice(publicBase.length) : new URL(publicUrl).pathname;
+    const response = await request(`${serviceUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature ?? twilioSignature(options.authToken, publicUrl, fields) },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: response.statusCode, text: await response.body.text() };
+  }
+
+  let gateway!: TwilioGateway;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === messagesPath) {
+        requests++;
+        if (req.headers.authorization !== expectedAuth) {
+          unauthorized++;
+          return answer(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+        }
+        const form = Object.fromEntries(new URLSearchParams(body));
+        if (!form.To || !form.Body || (!form.From && !form.MessagingServiceSid)) {
+          return answer(res, 400, { code: 21604, message: "A 'To', 'Body' and 'From' or 'MessagingServiceSid' are required", status: 400 });
+        }
+        const fault = scripted.shift();
+        if (fault) return answer(res, fault.status, { code: fault.code ?? fault.status * 100, message: 'scripted', status: fault.status }, fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) });
+        const text: GatewayText = { sid: newSid('SM'), to: form.To, from: form.From ?? options.number, body: form.Body, statusCallback: form.StatusCallback, at: new Date() };
+        texts.push(text);
+        return answer(res, 201, { sid: text.sid, status: 'queued', to: text.to, from: text.from, body: text.body });
+      }
+      if (pages?.(gateway, req, res, body)) return;
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 20404, message: 'not found', status: 404 }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  gateway = {
+    url,
+    texts,
+    replies,
+    get unauthorized() {
+      return unauthorized;
+    },
+    get requests() {
+      return requests;
+    },
+    env: { Sms__BaseUrl: url, Sms__AccountSid: options.accountSid, Sms__AuthToken: options.authToken, Sms__From: options.number },
+    script: (...answers) => void scripted.push(...answers),
+    setServiceUrl: (next) => void (serviceUrl = next.replace(/\/+$/, '')),
+    async reply(from, body, replyOptions) {
+      const fields = { From: from, To: options.number, Body: body, MessageSid: newSid('SM'), AccountSid: options.accountSid };
+      const { status, text } = await postSigned(`${publicBase}/api/sms/inbound`, fields, replyOptions?.signature);
+      const reply: GatewayReply = { from, body, status, answer: status === 200 ? twimlText(text) : text };
+      replies.push(reply);
+      return reply;
+    },
+    async report(sid, status, errorCode) {
+      const text = texts.find((t) => t.sid === sid);
+      if (!text?.statusCallback) throw new Error(`no text ${sid} with a StatusCallback`);
+      const fields: Record<string, string> = { MessageSid: sid, MessageStatus: status, AccountSid: options.accountSid, To: text.to };
+      if (errorCode !== undefined) fields.ErrorCode = String(errorCode);
+      return (await postSigned(text.statusCallback, fields)).status;
+    },
+    textsTo: (number) => texts.filter((text) => text.to === number),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return gateway;
+}

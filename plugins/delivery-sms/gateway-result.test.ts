@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { judgeGatewayResult, type GatewayResult } from './gateway-result.ts';
+
+const NOW = new Date('2026-11-26T10:00:00Z');
+
+describe('judgeGatewayResult', () => {
+  it.each<[string, GatewayResult, string, boolean]>([
+    ['201 with a sid is delivered', { kind: 'answered', status: 201, sid: 'SM1' }, 'delivered', false],
+    ['201 without a sid fails', { kind: 'answered', status: 201 }, 'failed', false],
+    ['21211 (invalid number) fails', { kind: 'answered', status: 400, code: 21211 }, 'failed', false],
+    ['21614 (not a mobile number) fails', { kind: 'answered', status: 400, code: 21614 }, 'failed', false],
+    ['21610 (replied STOP at the carrier) fails and stops', { kind: 'answered', status: 400, code: 21610 }, 'failed', true],
+    ['another 400 fails', { kind: 'answered', status: 400, code: 21602 }, 'failed', false],
+    ['429 is retried', { kind: 'answered', status: 429, code: 20429 }, 'retry', false],
+    ['500 is retried', { kind: 'answered', status: 500 }, 'retry', false],
+    ['503 is retried', { kind: 'answered', status: 503 }, 'retry', false],
+    ['401 (credentials) is retried', { kind: 'answered', status: 401, code: 20003 }, 'retry', false],
+    ['a timeout is retried', { kind: 'timeout', seconds: 10 }, 'retry', false],
+    ['a refused connection is retried', { kind: 'network', code: 'ECONNREFUSED' }, 'retry', false],
+    ['a shutdown is retried', { kind: 'aborted' }, 'retry', false],
+  ])('%s', (_name, result, kind, stop) => {
+    const verdict = judgeGatewayResult(result, NOW);
+    expect(verdict.outcome.kind).toBe(kind);
+    expect(verdict.stop).toBe(stop);
+  });
+
+  it('a 429 with Retry-After waits that long', () => {
+    const verdict = judgeGatewayResult({ kind: 'answered', status: 429, retryAfterSeconds: 30 }, NOW);
+    expect(verdict.outcome).toEqual({ kind: 'retry', reason: 'sms gateway 429', notBefore: new Date('2026-11-26T10:00:30Z') });
+  });
+
+  it('names the status and code, never the number or the text', () => {
+    expect(judgeGatewayResult({ kind: 'answered', status: 400, code: 21211 }, NOW).outcome).toEqual({ kind: 'failed', reason: 'sms gateway 400 (21211)' });
+    expect(judgeGatewayResult({ kind: 'answered', status: 201, sid: 'SM9' }, NOW)).toEqual({ outcome: { kind: 'delivered', detail: 'SM9' }, stop: false, sid: 'SM9' });
+  });
+});

@@ -1,0 +1,36 @@
+import { defineDeliveryPlugin } from '#plugin-api';
+import { smsConfig } from './config.ts';
+import { smsRoutes } from './sms-routes.ts';
+import { smsRuntime } from './sms-runtime.ts';
+import { createSmsTarget } from './sms-target.ts';
+
+/**
+ * Delivery by text message through a gateway speaking Twilio's Messages API
+ * (provider value Sms): numbers confirmed by a code or a YES reply, texts
+ * fitted to Sms__MaxSegments, replies (STOP, START, HELP, STATUS) and
+ * delivery reports taken at /api/sms/inbound and /api/sms/status.
+ */
+export const manifest = defineDeliveryPlugin({
+  id: 'delivery-sms',
+  apiVersion: 2,
+  description: "Sends notifications by text message through a gateway speaking Twilio's Messages API, with replies and delivery reports.",
+  provider: 'Sms',
+  displayName: 'Text message',
+  destination: {
+    required: true,
+    description: 'A mobile phone number, E.164 (+94771234567) or national in Sms__DefaultRegion. A text with a code is sent there first; nothing else is sent until the code is entered or YES is replied.',
+    label: 'Mobile number',
+    inputType: 'tel',
+    autocomplete: 'tel',
+    hint: 'We first text you a code. Reply STOP at any time to stop.',
+  },
+  confirmation: {
+    heading: 'Check your texts',
+    text: 'We texted {destination}. Reply YES to that text: your alerts start then. (Apps can send its code to the verify-code endpoint instead.)',
+  },
+  config: smsConfig,
+  createTarget: createSmsTarget,
+  routes(app, context) {
+    smsRoutes(app, smsRuntime(context));
+  },
+});

@@ -1,0 +1,23 @@
+/** What a reply asks for (pure): keywords case-insensitive, the text trimmed. */
+export type ReplyIntent = 'stop' | 'start' | 'help' | 'status';
+
+const INTENTS: Readonly<Record<string, ReplyIntent>> = {
+  STOP: 'stop', STOPALL: 'stop', UNSUBSCRIBE: 'stop', CANCEL: 'stop', END: 'stop', QUIT: 'stop',
+  START: 'start', UNSTOP: 'start', YES: 'start',
+  HELP: 'help', INFO: 'help',
+  STATUS: 'status',
+};
+
+/** Anything that is not a keyword gets the help text. */
+export function replyIntent(body: string): ReplyIntent {
+  return INTENTS[body.trim().toUpperCase()] ?? 'help';
+}
+
+/** A TwiML answer of one message, its text escaped (a reply never adds an element). */
+export function twimlMessage(text: string): string {
+  const escaped = text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return `<?xml version="1.0" encoding="UTF-8"?><Response><Message>${escaped}</Message></Response>`;
+}
+
+/** An empty TwiML answer: nothing is texted back (a delivery report). */
+export const TWIML_EMPTY = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';

@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import { pgArray as array } from '#plugin-api';
+import type { StoredCode } from './verification-code.ts';
+
+/** The plugin's own tables (see its migration). Times come from the service clock. */
+type Db = Knex | Knex.Transaction;
+
+export interface OutboxItem {
+  readonly id: number;
+  readonly subscriptionId: number;
+  readonly recipient: string;
+  readonly feedId: string;
+  /** This attempt's number: the lease counts it. */
+  readonly attempt: number;
+}
+
+export interface OutboxResult {
+  readonly id: number;
+  readonly state: 'sent' | 'pending' | 'dead';
+  readonly dueAt: Date | null;
+  readonly error: string | null;
+  readonly sid: string | null;
+}
+
+/** Queues one verification text per new subscription, and its (empty) code row, in the create's transaction. */
+export async function queueVerifications(
+  trx: Knex.Transaction,
+  subscriptions: ReadonlyArray<{ id: number; destination: string; feedId: string }>,
+  now: Date,
+): Promise<void> {
+  const ids = array(subscriptions.map((s) => s.id));
+  await trx.raw('INSERT INTO delivery_sms_codes (subscription_id) SELECT unnest(?::bigint[]) ON CONFLICT DO NOTHING', [ids]);
+  await trx.raw(
+    `INSERT INTO delivery_sms_outbox (subscription_id, recipient, feed_id, state, due_at, created_at)
+     SELECT v.id, v.recipient, v.feed_id, 'pending', ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, recipient, feed_id)`,
+    [now, now, ids, array(subscriptions.map((s) => s.destination)), array(subscriptions.map((s) => s.feedId))],
+  );
+}
+
+/** Leases due texts (pending, or processing past a lapsed lease): SKIP LOCKED, one attempt counted each. */
+export async function leaseOutbox(db: Knex, limit: number, token: string, leaseUntil: Date, now: Date): Promise<OutboxItem[]> {
+  const result = await db.raw(
+    `UPDATE delivery_sms_outbox o SET state = 'processing', attempts = o.attempts + 1, lease_token = ?, due_at = ?
+       FROM (SELECT id FROM delivery_sms_outbox WHERE state IN ('pending', 'processing') AND due_at <= ?
+              ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED) due
+      WHERE o.id = due.id
+  RETURNING o.id, o.subscription_id, o.recipient, o.feed_id, o.attempts`,
+    [token, leaseUntil, now, limit],
+  );
+  return (result.rows as Array<Record<string, string | number>>).map((row) => ({
+    id: Number(row.id),
+    subscriptionId: Number(row.subscription_id),
+    recipient: String(row.recipient),
+    feedId: String(row.feed_id),
+    attempt: Number(row.attempts),
+  }));
+}
+
+export async function renewOutbox(db: Knex, token: string, leaseUntil: Date): Promise<void> {
+  await db('delivery_sms_outbox').where({ lease_token: token, state: 'processing' }).update({ due_at: leaseUntil });
+}
+
+/** Records results only where this lease still holds. */
+export async function settleOutbox(db: Knex, token: string, results: readonly OutboxResult[], now: Date): Promise<void> {
+  if (results.length === 0) return;
+  await db.raw(
+    `UPDATE delivery_sms_outbox o
+        SET state = v.state, due_at = COALESCE(v.due_at, o.due_at), last_error = v.error, sid = v.sid, lease_token = NULL,
+            sent_at = CASE WHEN v.state = 'sent' THEN ?::timestamptz ELSE o.sent_at END
+       FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::text[], ?::text[]) AS v(id, state, due_at, error, sid)
+      WHERE o.id = v.id AND o.lease_token = ? AND o.state = 'processing'`,
+    [now, array(results.map((r) => r.id)), array(results.map((r) => r.state)), array(results.map((r) => r.dueAt)), array(results.map((r) => r.error)), array(results.map((r) => r.sid)), token],
+  );
+}
+
+export async function nextOutboxDueInMs(db: Knex, now: Date): Promise<number | null> {
+  const row = await db('delivery_sms_outbox').whereIn('state', ['pending', 'processing']).min({ due: 'due_at' }).first();
+  return row?.due ? new Date(row.due).getTime() - now.getTime() : null;
+}
+
+/** A freshly drawn code replaces the one before (its tries start again). */
+export async function storeCode(db: Db, subscriptionId: number, codeHash: string, expiresAt: Date): Promise<void> {
+  await db('delivery_sms_codes')
+    .insert({ subscription_id: subscriptionId, code_hash: codeHash, expires_at: expiresAt, tries: 0 })
+    .onConflict('subscription_id')
+    .merge();
+}
+
+/** The stored code, locked for the check (FOR UPDATE: two tries at once count twice). */
+export async function lockCode(trx: Knex.Transaction, subscriptionId: number): Promise<StoredCode | undefined> {
+  const row = await trx('delivery_sms_codes').where({ subscription_id: subscriptionId }).forUpdate().first();
+  return row && { codeHash: row.code_hash, expiresAt: row.expires_at ? new Date(row.expires_at) : null, tries: Number(row.tries) };
+}
+
+export async function countTry(trx: Knex.Transaction, subscriptionId: number): Promise<void> {
+  await trx('delivery_sms_codes').where({ subscription_id: subscriptionId }).increment('tries', 1);
+}
+
+export async function forgetCodes(db: Db, subscriptionIds: readonly number[]): Promise<void> {
+  if (subscriptionIds.length === 0) return;
+  await db.raw('DELETE FROM delivery_sms_codes WHERE subscription_id = ANY(?::bigint[])', [array(subscriptionIds)]);
+}
+
+/** The texts a batch of deliveries sent, by sid (a delivery report names it). */
+export async function recordSentMessages(
+  db: Knex,
+  rows: ReadonlyArray<{ sid: string; ledgerId: number; subscriptionId: number }>,
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.raw(
+    `INSERT INTO delivery_sms_messages (sid, ledger_id, subscription_id, status, sent_at, updated_at)
+     SELECT v.sid, v.ledger_id, v.subscription_id, 'sent', ?, ? FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS v(sid, ledger_id, subscription_id)
+         ON CONFLICT (sid) DO NOTHING`,
+    [now, now, array(rows.map((r) => r.sid)), array(rows.map((r) => r.ledgerId)), array(rows.map((r) => r.subscriptionId))],
+  );
+}
+
+/** A delivery report: the text's latest status; the subscription that got it, or undefined when no delivery sent that sid. */
+export async function recordReport(db: Knex, sid: string, status: string, errorCode: number | null, now: Date): Promise<number | undefined> {
+  const rows: Array<{ subscription_id: string | number }> = await db('delivery_sms_messages')
+    .where({ sid })
+    .update({ status, error_code: errorCode, updated_at: now })
+    .returning('subscription_id');
+  return rows[0] === undefined ? undefined : Number(rows[0].subscription_id);
+}
+
+export async function messageBySid(db: Knex, sid: string): Promise<{ status: string; errorCode: number | null; ledgerId: number } | undefined> {
+  const row = await db('delivery_sms_messages').where({ sid }).first();
+  return row && { status: row.status, errorCode: row.error_code === null ? null : Number(row.error_code), ledgerId: Number(row.ledger_id) };
+}

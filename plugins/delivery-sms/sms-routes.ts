@@ -1,0 +1,164 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Errors, errorResponses, textResponse, Type, type Static } from '#plugin-api';
+import { replyIntent, TWIML_EMPTY, twimlMessage } from './reply-keywords.ts';
+import { countTry, forgetCodes, lockCode, recordReport } from './sms-repository.ts';
+import type { SmsRuntime } from './sms-runtime.ts';
+import { shortenToFit } from './sms-segments.ts';
+import { validTwilioSignature } from './twilio-signature.ts';
+import { checkCode, MAX_CODE_TRIES } from './verification-code.ts';
+import { normalisePhoneNumber } from './phone-number.ts';
+import { UNSUBSCRIBED_AT_CARRIER } from './gateway-result.ts';
+
+type Form = Record<string, string>;
+const FORM_LIMIT = 16 * 1024;
+const Signed = Type.Object({ 'x-twilio-signature': Type.Optional(Type.String()) });
+const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'The 6-digit code of the verification text.' }) }, { additionalProperties: false });
+const Verified = Type.Object({ publicId: Type.String(), isActive: Type.Boolean() });
+
+/**
+ * The gateway's callbacks and the code check:
+ * - POST /api/sms/inbound: a reply (STOP, START, YES, HELP, STATUS…), answered in TwiML;
+ * - POST /api/sms/status: a delivery report;
+ * - POST /api/notification-subscriptions/{publicId}/verify-code: the code of the verification text.
+ * Callbacks carry Twilio's signature over PublicBaseUrl + path and the sorted
+ * form fields, keyed by the auth token; anything else is a 403 that changes nothing.
+ */
+export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
+  const { context } = runtime;
+  const sms = context.config.Sms;
+  const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
+  const helpText = sms.HelpText ?? `Outage alerts from ${base}. Reply STATUS for what is going on now, STOP to stop these texts, START to get them again.`;
+
+  // Twilio posts forms; only these routes (this plugin's scope) read them.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const checkSignature = (request: FastifyRequest<{ Body: Form; Headers: Static<typeof Signed> }>) => {
+    const token = sms.AuthToken;
+    const fields = request.body && typeof request.body === 'object' ? request.body : {};
+    if (!token || !validTwilioSignature(token, request.headers['x-twilio-signature'], runtime.signedUrl(request.url), fields)) {
+      throw new Errors.Forbidden('X-Twilio-Signature is missing or does not match this request');
+    }
+    return fields;
+  };
+
+  const callbackSchema = (summary: string, description: string, fields: string[]) => ({
+    summary,
+    description,
+    tags: ['callbacks'],
+    headers: Signed,
+    consumes: ['application/x-www-form-urlencoded'],
+    body: Type.Object(Object.fromEntries(fields.map((name) => [name, Type.Optional(Type.String({ maxLength: 1600 }))])), { additionalProperties: Type.String() }),
+  });
+
+  app.post<{ Body: Form; Headers: Static<typeof Signed> }>(
+    '/api/sms/inbound',
+    {
+      schema: {
+        ...callbackSchema('A reply to a text (signed by the gateway)', 'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP, YES: also confirms the number), HELP (INFO), STATUS. Anything else gets the help text. Answered with TwiML.', ['From', 'To', 'Body', 'MessageSid']),
+        response: { 200: textResponse('text/xml', 'TwiML: the text sent back.'), ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      const fields = checkSignature(request);
+      const from = normalisePhoneNumber(fields.From ?? '', undefined);
+      const answer = from === null ? helpText : await answerReply(from, fields.Body ?? '');
+      return reply.type('text/xml; charset=utf-8').send(twimlMessage(answer));
+    },
+  );
+
+  async function answerReply(from: string, body: string): Promise<string> {
+    const intent = replyIntent(body);
+    const subscriptions = await context.subscriptions.byDestination('Sms', from);
+    const ids = subscriptions.map((s) => s.id);
+    switch (intent) {
+      case 'stop':
+        await context.db.transaction(async (trx) => {
+          for (const id of ids) await context.subscriptions.setActive(id, false, trx);
+          await forgetCodes(trx, ids);
+        });
+        context.log.info({ subscriptions: ids.length }, 'sms STOP: subscriptions stopped');
+        return 'You will get no more alert texts from this number. Reply START to get them again.';
+      case 'start':
+        if (ids.length === 0) return `This number has no alerts here. Subscribe at ${base}/subscribe`;
+        await context.db.transaction(async (trx) => {
+          for (const id of ids) await context.subscriptions.setActive(id, true, trx);
+          await forgetCodes(trx, ids);
+        });
+        context.log.info({ subscriptions: ids.length }, 'sms START: subscriptions active');
+        return `Alerts are on for this number (${ids.length === 1 ? '1 subscription' : `${ids.length} subscriptions`}). Reply STOP to stop them.`;
+      case 'status': {
+        const active = subscriptions.filter((s) => s.isActive).map((s) => s.id);
+        if (active.length === 0) return 'This number gets no alerts now. Reply START to turn them on.';
+        const ongoing = await context.ongoing.forSubscriptions(active);
+        if (ongoing.length === 0) return 'Nothing is going on for your alerts now.';
+        return shortenToFit(ongoing.map((item) => `${item.feedName}: ${item.summary}`).join('\n'), 4);
+      }
+      case 'help':
+        return helpText;
+    }
+  }
+
+  app.post<{ Body: Form; Headers: Static<typeof Signed> }>(
+    '/api/sms/status',
+    {
+      schema: {
+        ...callbackSchema('A delivery report (signed by the gateway)', "Recorded on the delivery that sent the text; 21610 (the number opted out at its carrier) stops the subscription.", ['MessageSid', 'MessageStatus', 'ErrorCode']),
+        response: { 200: textResponse('text/xml', 'An empty TwiML answer.'), ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      const fields = checkSignature(request);
+      const sid = fields.MessageSid ?? '';
+      const status = (fields.MessageStatus ?? '').slice(0, 32);
+      const errorCode = /^\d{1,9}$/.test(fields.ErrorCode ?? '') ? Number(fields.ErrorCode) : null;
+      if (sid === '' || status === '') throw new Errors.InvalidField('body/MessageSid and body/MessageStatus are required');
+      const subscriptionId = await recordReport(context.db, sid, status, errorCode, context.now());
+      if (subscriptionId === undefined) request.log.info({ status }, 'sms delivery report for a text no delivery sent: ignored');
+      else if (errorCode === UNSUBSCRIBED_AT_CARRIER) await context.subscriptions.setActive(subscriptionId, false);
+      return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
+    },
+  );
+
+  app.post<{ Params: { publicId: string }; Body: Static<typeof CodeBody> }>(
+    '/api/notification-subscriptions/:publicId/verify-code',
+    {
+      schema: {
+        summary: 'Confirm a phone number with the code of its verification text',
+        description: `The subscription's manage token (X-Subscription-Token) or its owner's bearer token. ${MAX_CODE_TRIES} tries per code; a wrong, expired or spent code is a 400. Replying YES to the text confirms too.`,
+        tags: ['subscriptions'],
+        params: Type.Object({ publicId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: CodeBody,
+        response: { 200: Verified, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const subscription = await context.subscriptions.authorize(request.params.publicId, request);
+      if (subscription.provider !== 'Sms') throw new Errors.InvalidField('params/publicId: this subscription is not a text-message subscription');
+      if (subscription.isActive) return { publicId: subscription.publicId, isActive: true };
+      const verdict = await context.db.transaction(async (trx) => {
+        const stored = await lockCode(trx, subscription.id);
+        const check = checkCode(stored, subscription.id, request.body.code, context.now());
+        if (check === 'wrong') await countTry(trx, subscription.id);
+        if (check === 'ok') {
+          await context.subscriptions.setActive(subscription.id, true, trx);
+          await forgetCodes(trx, [subscription.id]);
+        }
+        return { check, triesLeft: MAX_CODE_TRIES - (stored?.tries ?? 0) - 1 };
+      });
+      switch (verdict.check) {
+        case 'ok':
+          return { publicId: subscription.publicId, isActive: true };
+        case 'wrong':
+          throw new Errors.InvalidField(`body/code is wrong (${Math.max(0, verdict.triesLeft)} ${verdict.triesLeft === 1 ? 'try' : 'tries'} left)`);
+        case 'expired':
+          throw new Errors.InvalidField('body/code has expired: reply YES to the text, or subscribe again for a new code');
+        case 'exhausted':
+          throw new Errors.InvalidField(`body/code: ${MAX_CODE_TRIES} wrong tries; reply YES to the text, or subscribe again for a new code`);
+        case 'none':
+          throw new Errors.InvalidField('body/code: no code was sent yet; wait for the text');
+      }
+    },
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * How long a text is on the phone network (pure): GSM-7 when every
+ * character is in the GSM 03.38 alphabet (the extension table's characters
+ * take two septets), otherwise UCS-2 (UTF-16 code units). One segment holds
+ * 160 septets or 70 units; a text split in parts holds 153 or 67 per part,
+ * and an escape pair or a surrogate pair never straddles two parts.
+ */
+
+const GSM_BASIC = new Set(
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
+);
+const GSM_EXTENSION = new Set('^{}\\[~]|€\f');
+
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export interface SmsLength {
+  readonly encoding: SmsEncoding;
+  readonly segments: number;
+}
+
+export function encodingOf(text: string): SmsEncoding {
+  for (const char of text) if (!GSM_BASIC.has(char) && !GSM_EXTENSION.has(char)) return 'UCS-2';
+  return 'GSM-7';
+}
+
+/** Units of one character: septets in GSM-7, UTF-16 code units in UCS-2. */
+const unitsOf = (char: string, encoding: SmsEncoding): number => (encoding === 'GSM-7' ? (GSM_EXTENSION.has(char) ? 2 : 1) : char.length);
+
+/** Segments a text takes (0 for the empty text). */
+export function smsLength(text: string): SmsLength {
+  const encoding = encodingOf(text);
+  const chars = Array.from(text);
+  const total = chars.reduce((sum, char) => sum + unitsOf(char, encoding), 0);
+  const single = encoding === 'GSM-7' ? 160 : 70;
+  if (total === 0) return { encoding, segments: 0 };
+  if (total <= single) return { encoding, segments: 1 };
+  const part = encoding === 'GSM-7' ? 153 : 67;
+  let segments = 1;
+  let used = 0;
+  for (const char of chars) {
+    const units = unitsOf(char, encoding);
+    if (used + units > part) {
+      segments++;
+      used = 0;
+    }
+    used += units;
+  }
+  return { encoding, segments };
+}
+
+export const fitsIn = (text: string, maxSegments: number): boolean => smsLength(text).segments <= maxSegments;
+
+/**
+ * The longest start of `text` that fits `maxSegments` with an ellipsis,
+ * cut after a whole word when there is a space to cut at (by code points:
+ * a surrogate pair is never cut). `...` keeps a GSM-7 text GSM-7; a UCS-2
+ * text gets `…`.
+ */
+export function shortenToFit(text: string, maxSegments: number): string {
+  if (fitsIn(text, maxSegments)) return text;
+  const ellipsis = encodingOf(text) === 'GSM-7' ? '...' : '…';
+  const chars = Array.from(text);
+  // The longest prefix (in code points) that fits with the ellipsis: binary search, length is monotonic.
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fitsIn(chars.slice(0, mid).join('') + ellipsis, maxSegments)) low = mid;
+    else high = mid - 1;
+  }
+  let cut = low;
+  // Back to the end of the last whole word, when the prefix has a space in it.
+  if (cut < chars.length && !/\s/.test(chars[cut]!)) {
+    const lastSpace = chars.slice(0, cut).findLastIndex((char) => /\s/.test(char));
+    if (lastSpace > 0) cut = lastSpace;
+  }
+  return chars.slice(0, cut).join('').trimEnd() + ellipsis;
+}

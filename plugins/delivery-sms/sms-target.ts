@@ -1,0 +1,68 @@
+import { Errors, type DeliveryOutcome, type DeliveryTarget } from '#plugin-api';
+import { judgeGatewayResult } from './gateway-result.ts';
+import { normalisePhoneNumber } from './phone-number.ts';
+import { smsRuntime, missingGateway, type SmsContext } from './sms-runtime.ts';
+import { queueVerifications, recordSentMessages } from './sms-repository.ts';
+import { notificationText } from './sms-text.ts';
+
+/**
+ * The Sms delivery target: a direct target. Core claims the deliveries and
+ * hands them over after the claim commits; each goes to the gateway as one
+ * text (pooled connections), its sid is kept for the delivery reports, and
+ * a number that opted out at its carrier (21610) stops its subscription.
+ * A new subscription starts inactive with a verification text queued.
+ */
+export function createSmsTarget(context: SmsContext): DeliveryTarget {
+  const runtime = smsRuntime(context);
+  const sms = context.config.Sms;
+  const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
+  const region = sms.DefaultRegion;
+  const numberHint = region ? `+94771234567, or a national number of ${region}` : 'in international form, like +94771234567';
+
+  return {
+    provider: 'Sms',
+    startsActive: false,
+
+    prepareDestination(requested) {
+      const number = requested === undefined ? null : normalisePhoneNumber(requested, region);
+      if (number === null) throw new Errors.InvalidField(`body/delivery/destination must be a mobile phone number (${numberHint})`);
+      return number;
+    },
+
+    verificationKey: (destination) => destination,
+    unavailableReason: () => missingGateway(context.config),
+    subscribeUrl: () => null,
+    subscribeUrlUnavailableReason: () => 'Text message subscriptions have no subscribe link: texts arrive once the number is confirmed.',
+
+    async deliver(requests, signal, onOutcome) {
+      const gateway = runtime.gateway;
+      if (!gateway) return requests.map(() => ({ kind: 'retry', reason: 'no SMS gateway is configured' }) as const);
+      const now = context.now();
+      const sent: Array<{ sid: string; ledgerId: number; subscriptionId: number }> = [];
+      const stopped: number[] = [];
+      const outcomes = await Promise.all(
+        requests.map(async (request, index): Promise<DeliveryOutcome> => {
+          const link = `${base}/manage/${request.subscription.publicId}`;
+          const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments);
+          const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, signal);
+          const verdict = judgeGatewayResult(result, now);
+          if (verdict.sid) sent.push({ sid: verdict.sid, ledgerId: request.ledgerId, subscriptionId: request.subscription.id });
+          if (verdict.stop) stopped.push(request.subscription.id);
+          onOutcome?.(index, verdict.outcome);
+          return verdict.outcome;
+        }),
+      );
+      await recordSentMessages(context.db, sent, now);
+      for (const id of stopped) await context.subscriptions.setActive(id, false);
+      if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, 'numbers that opted out at their carrier: subscriptions stopped');
+      return outcomes;
+    },
+
+    async onSubscriptionsCreated(trx, subscriptions) {
+      await queueVerifications(trx, subscriptions, context.now());
+      await runtime.outbox.notify(trx);
+    },
+
+    close: () => runtime.close(),
+  };
+}

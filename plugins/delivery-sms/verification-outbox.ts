@@ -1,0 +1,59 @@
+import { backoffSeconds, type LeasedQueueStore, type PluginQueue } from '#plugin-api';
+import type { GatewayClient } from './gateway-client.ts';
+import { judgeGatewayResult } from './gateway-result.ts';
+import type { SmsContext } from './sms-runtime.ts';
+import { leaseOutbox, nextOutboxDueInMs, renewOutbox, settleOutbox, storeCode, type OutboxItem, type OutboxResult } from './sms-repository.ts';
+import { verificationText } from './sms-text.ts';
+import { hashCode, newVerificationCode } from './verification-code.ts';
+
+export const VERIFICATION_QUEUE = 'delivery-sms.verification';
+
+/**
+ * The verification texts as a leased queue (core's lease-and-retry
+ * mechanism over the plugin's table). A text draws its code when it is
+ * sent and stores only the code's hash, so a retry sends a new code and
+ * the one before stops working. Without a gateway nothing is leased.
+ */
+export function defineVerificationOutbox(context: SmsContext, gateway: GatewayClient | null): PluginQueue {
+  const { db, now } = context;
+  const settings = context.config.SmsOutbox;
+  const ttlMinutes = context.config.Sms.CodeTtlMinutes;
+  const leaseEnd = () => new Date(now().getTime() + settings.LeaseSeconds * 1000);
+  const retry = { baseSeconds: settings.RetryBaseSeconds, maxSeconds: 3600, maxAttempts: settings.MaxAttempts };
+
+  const store: LeasedQueueStore<OutboxItem, OutboxResult> = {
+    lease: async (limit, token) => (gateway ? leaseOutbox(db, limit, token, leaseEnd(), now()) : []),
+    renew: (token) => renewOutbox(db, token, leaseEnd()),
+    settle: (token, results) => settleOutbox(db, token, results, now()),
+    nextDueInMs: () => (gateway ? nextOutboxDueInMs(db, now()) : Promise.resolve(null)),
+  };
+
+  const send = async (item: OutboxItem, signal: AbortSignal): Promise<OutboxResult> => {
+    if (item.attempt > retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: 'attempts spent (a lease lapsed mid-send?)', sid: null };
+    const code = newVerificationCode();
+    const sentAt = now();
+    await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
+    const feedName = context.feeds.get(item.feedId)?.displayName ?? 'outage';
+    const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes) }, signal);
+    const { outcome, sid } = judgeGatewayResult(result, now());
+    if (outcome.kind === 'delivered') return { id: item.id, state: 'sent', dueAt: null, error: null, sid: sid ?? null };
+    if (outcome.kind === 'failed' || item.attempt >= retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: outcome.reason, sid: null };
+    const backoff = new Date(now().getTime() + backoffSeconds(item.attempt, Math.random(), retry) * 1000);
+    const dueAt = outcome.notBefore && outcome.notBefore > backoff ? outcome.notBefore : backoff;
+    return { id: item.id, state: 'pending', dueAt, error: outcome.reason, sid: null };
+  };
+
+  return context.queues.define<OutboxItem, OutboxResult>({
+    name: VERIFICATION_QUEUE,
+    store,
+    work: (batch, signal) => Promise.all(batch.map((item) => send(item, signal))),
+    tally: (results) => {
+      const counts = { sent: 0, pending: 0, dead: 0 };
+      for (const result of results) counts[result.state]++;
+      return { counts, failures: counts.dead };
+    },
+    batchSize: 50,
+    leaseSeconds: settings.LeaseSeconds,
+    sweepSeconds: settings.IntervalSeconds,
+  });
+}

@@ -34,3 +34,12 @@ describe('judgeGatewayResult', () => {
     expect(judgeGatewayResult({ kind: 'answered', status: 201, sid: 'SM9' }, NOW)).toEqual({ outcome: { kind: 'delivered', detail: 'SM9' }, stop: false, sid: 'SM9' });
   });
 });
+
+describe('messageForm', () => {
+  it("is the form Twilio's API reads: To, Body, the sender and the callback, every value encoded (a value never adds a field)", async () => {
+    const { messageForm } = await import('./gateway-client.ts');
+    const form = messageForm({ from: '+15005550006' }, { to: '+94771234567', body: 'Power outage & more\nKandy=1', statusCallback: 'https://a.example/api/sms/status' });
+    expect(Object.fromEntries(new URLSearchParams(form))).toEqual({ To: '+94771234567', Body: 'Power outage & more\nKandy=1', From: '+15005550006', StatusCallback: 'https://a.example/api/sms/status' });
+    expect(Object.fromEntries(new URLSearchParams(messageForm({ from: '+1', messagingServiceSid: 'MG1' }, { to: '+2', body: 'x' })))).toEqual({ To: '+2', Body: 'x', MessagingServiceSid: 'MG1' });
+  });
+});

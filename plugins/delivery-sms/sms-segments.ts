@@ -7,9 +7,13 @@
  */
 
 const GSM_BASIC = new Set(
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
+  Array.from('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà', (c) => c.charCodeAt(0)),
 );
-const GSM_EXTENSION = new Set('^{}\\[~]|€\f');
+const GSM_EXTENSION = new Set(Array.from('^{}\\[~]|€\f', (c) => c.charCodeAt(0)));
+// Every GSM character is in the Basic Multilingual Plane: one UTF-16 unit each; a surrogate is never GSM.
+const SEPTETS = new Uint8Array(0x10000);
+for (const code of GSM_BASIC) SEPTETS[code] = 1;
+for (const code of GSM_EXTENSION) SEPTETS[code] = 2;
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';
 
@@ -19,26 +23,33 @@ export interface SmsLength {
 }
 
 export function encodingOf(text: string): SmsEncoding {
-  for (const char of text) if (!GSM_BASIC.has(char) && !GSM_EXTENSION.has(char)) return 'UCS-2';
+  for (let i = 0; i < text.length; i++) if (SEPTETS[text.charCodeAt(i)] === 0) return 'UCS-2';
   return 'GSM-7';
 }
 
-/** Units of one character: septets in GSM-7, UTF-16 code units in UCS-2. */
-const unitsOf = (char: string, encoding: SmsEncoding): number => (encoding === 'GSM-7' ? (GSM_EXTENSION.has(char) ? 2 : 1) : char.length);
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** Segments a text takes (0 for the empty text). */
 export function smsLength(text: string): SmsLength {
   const encoding = encodingOf(text);
-  const chars = Array.from(text);
-  const total = chars.reduce((sum, char) => sum + unitsOf(char, encoding), 0);
-  const single = encoding === 'GSM-7' ? 160 : 70;
+  const gsm = encoding === 'GSM-7';
+  let total = 0;
+  if (gsm) for (let i = 0; i < text.length; i++) total += SEPTETS[text.charCodeAt(i)]!;
+  else total = text.length;
+  const single = gsm ? 160 : 70;
   if (total === 0) return { encoding, segments: 0 };
   if (total <= single) return { encoding, segments: 1 };
-  const part = encoding === 'GSM-7' ? 153 : 67;
+  // Split in parts: a character (an escape pair, a surrogate pair) goes whole into one part.
+  const part = gsm ? 153 : 67;
   let segments = 1;
   let used = 0;
-  for (const char of chars) {
-    const units = unitsOf(char, encoding);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let units = gsm ? SEPTETS[code]! : 1;
+    if (!gsm && isHighSurrogate(code) && i + 1 < text.length) {
+      units = 2;
+      i++;
+    }
     if (used + units > part) {
       segments++;
       used = 0;

@@ -1,4 +1,5 @@
 import { Errors, type DeliveryOutcome, type DeliveryTarget } from '#plugin-api';
+import { batchAbort } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
 import { normalisePhoneNumber } from './phone-number.ts';
 import { smsRuntime, missingGateway, type SmsContext } from './sms-runtime.ts';
@@ -40,11 +41,12 @@ export function createSmsTarget(context: SmsContext): DeliveryTarget {
       const now = context.now();
       const sent: Array<{ sid: string; ledgerId: number; subscriptionId: number }> = [];
       const stopped: number[] = [];
-      const outcomes = await Promise.all(
+      const abort = batchAbort(signal);
+      const sending = Promise.all(
         requests.map(async (request, index): Promise<DeliveryOutcome> => {
           const link = `${base}/manage/${request.subscription.publicId}`;
           const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments);
-          const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, signal);
+          const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, abort);
           const verdict = judgeGatewayResult(result, now);
           if (verdict.sid) sent.push({ sid: verdict.sid, ledgerId: request.ledgerId, subscriptionId: request.subscription.id });
           if (verdict.stop) stopped.push(request.subscription.id);
@@ -52,6 +54,7 @@ export function createSmsTarget(context: SmsContext): DeliveryTarget {
           return verdict.outcome;
         }),
       );
+      const outcomes = await sending.finally(abort.dispose);
       await recordSentMessages(context.db, sent, now);
       for (const id of stopped) await context.subscriptions.setActive(id, false);
       if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, 'numbers that opted out at their carrier: subscriptions stopped');

@@ -1,5 +1,5 @@
 import { backoffSeconds, type LeasedQueueStore, type PluginQueue } from '#plugin-api';
-import type { GatewayClient } from './gateway-client.ts';
+import { batchAbort, type GatewayClient } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
 import type { SmsContext } from './sms-runtime.ts';
 import { leaseOutbox, nextOutboxDueInMs, renewOutbox, settleOutbox, storeCode, type OutboxItem, type OutboxResult } from './sms-repository.ts';
@@ -28,13 +28,13 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
     nextDueInMs: () => (gateway ? nextOutboxDueInMs(db, now()) : Promise.resolve(null)),
   };
 
-  const send = async (item: OutboxItem, signal: AbortSignal): Promise<OutboxResult> => {
+  const send = async (item: OutboxItem, abort: ReturnType<typeof batchAbort>): Promise<OutboxResult> => {
     if (item.attempt > retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: 'attempts spent (a lease lapsed mid-send?)', sid: null };
     const code = newVerificationCode();
     const sentAt = now();
     await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
     const feedName = context.feeds.get(item.feedId)?.displayName ?? 'outage';
-    const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes) }, signal);
+    const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes) }, abort);
     const { outcome, sid } = judgeGatewayResult(result, now());
     if (outcome.kind === 'delivered') return { id: item.id, state: 'sent', dueAt: null, error: null, sid: sid ?? null };
     if (outcome.kind === 'failed' || item.attempt >= retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: outcome.reason, sid: null };
@@ -46,7 +46,14 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
   return context.queues.define<OutboxItem, OutboxResult>({
     name: VERIFICATION_QUEUE,
     store,
-    work: (batch, signal) => Promise.all(batch.map((item) => send(item, signal))),
+    async work(batch, signal) {
+      const abort = batchAbort(signal);
+      try {
+        return await Promise.all(batch.map((item) => send(item, abort)));
+      } finally {
+        abort.dispose();
+      }
+    },
     tally: (results) => {
       const counts = { sent: 0, pending: 0, dead: 0 };
       for (const result of results) counts[result.state]++;

@@ -26,7 +26,7 @@ export const manifest = defineDeliveryPlugin({
   },
   confirmation: {
     heading: 'Check your texts',
-    text: 'We texted {destination}. Reply YES to that text: your alerts start then. (Apps can send its code to the verify-code endpoint instead.)',
+    text: 'We texted {destination}. Reply YES to that text: your alerts start then.',
   },
   config: smsConfig,
   createTarget: createSmsTarget,

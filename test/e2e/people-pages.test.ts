@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPushServerDouble, type PushServerDouble } from '../doubles/push-server-double.ts';
 import { startSmtpDouble, type SmtpDouble } from '../doubles/smtp-double.ts';
 import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
@@ -28,6 +29,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   let feed: UtilityFeedDouble;
   let push: PushServerDouble;
   let smtp: SmtpDouble;
+  let sms: TwilioGateway;
   let started: TestApp;
   let baseUrl = '';
   let browser: Browser;
@@ -76,11 +78,14 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
     [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
+    sms = await startTwilioGateway({ accountSid: 'ACpages', authToken: 'pages-token-0123456789', number: '+15005550006', publicBaseUrl: 'http://127.0.0.1:5000' });
     started = await startTestApp({
       database,
-      pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email']),
+      pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email', 'delivery-sms']),
       env: e2eEnv(feed, push, {
         ...smtp.env,
+        ...sms.env,
+        Sms__DefaultRegion: 'LK',
         PowerOutages__TimeZone: 'Asia/Colombo',
         NotificationPipeline__CooldownSeconds: '30',
         EmailOutbox__IntervalSeconds: '3600',
@@ -98,7 +103,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await context?.close();
     await browser?.close();
     await started?.close();
-    await Promise.all([feed?.close(), push?.close(), smtp?.close()]);
+    await Promise.all([feed?.close(), push?.close(), smtp?.close(), sms?.close()]);
     await database?.drop();
   });
 
@@ -183,6 +188,20 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await second.getByRole('link', { name: 'Get outage alerts' }).getAttribute('href')).toBe('/subscribe');
     const measured = await widths(second);
     expect(measured.page).toBeLessThanOrEqual(measured.window);
+  });
+
+  it('offers Text message when a gateway is set up: a national number, then "Check your texts", and the code arrives by text', async () => {
+    const page = await open('/subscribe', PHONE);
+    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await page.getByRole('radio', { name: 'Text message' }).check();
+    expect(await page.getByLabel('Mobile number').getAttribute('type')).toBe('tel');
+    await page.getByLabel('Mobile number').fill('077 765 4321');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Check your texts' }).count(), SLOW).toBe(1);
+    expect(await page.locator('main').textContent()).toContain('+94777654321');
+    await expect.poll(() => sms.textsTo('+94777654321').length, SLOW).toBe(1);
+    expect(sms.textsTo('+94777654321')[0]!.body).toMatch(/\b\d{6}\b.*reply YES/is);
+    expect((await widths(page)).page).toBeLessThanOrEqual(390);
   });
 
   it('at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed\'s zone', async () => {

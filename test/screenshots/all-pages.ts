@@ -8,6 +8,7 @@ import { projectRoot } from '../../core/paths.ts';
 import { startPushServerDouble } from '../doubles/push-server-double.ts';
 import { startSmtpDouble } from '../doubles/smtp-double.ts';
 import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { startSmsGateway } from '../../demo/sms-gateway/phone-pages.ts';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, tmpRoot } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
@@ -26,15 +27,17 @@ mkdirSync(tmpRoot(), { recursive: true });
 mkdirSync(folder, { recursive: true });
 const database = await provisionDatabase(await preferredKind());
 const [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
+const sms = await startSmsGateway({ publicBaseUrl: 'http://127.0.0.1:5000' });
 const started = await startTestApp({
   database,
-  pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email']),
-  env: e2eEnv(feed, push, { ...smtp.env, Logging__Level: 'warn', PowerOutages__TimeZone: 'Asia/Colombo', EmailOutbox__IntervalSeconds: '3600' }),
+  pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email', 'delivery-sms']),
+  env: e2eEnv(feed, push, { ...smtp.env, ...sms.env, Sms__DefaultRegion: 'LK', Logging__Level: 'warn', PowerOutages__TimeZone: 'Asia/Colombo', EmailOutbox__IntervalSeconds: '3600' }),
 });
 const browser = await launchChromium(chromiumPath);
 const written: string[] = [];
 try {
   const baseUrl = await started.app.listen({ host: '127.0.0.1', port: 0 });
+  sms.setServiceUrl(baseUrl);
   const api = async (body: object) =>
     (await (await fetch(`${baseUrl}/api/notification-subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as {
       publicId: string;
@@ -67,6 +70,20 @@ try {
       await page.getByLabel('Email address').fill(`someone-${Date.now() % 100000}@example.org`);
       await page.getByRole('button', { name: 'Subscribe' }).click();
       await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    }],
+    ['subscribe-sms-result', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.getByRole('radio', { name: 'Text message' }).check();
+      await page.getByLabel('Mobile number').fill(`077 ${String(1_000_000 + (Date.now() % 1_000_000)).slice(-7)}`);
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByRole('heading', { name: 'Check your texts' }).waitFor();
+    }],
+    ['demo-text-gateway-phone', async (page) => {
+      const phone = sms.texts.at(-1)!.to;
+      await page.goto(`${sms.baseUrl}/phone/${encodeURIComponent(phone)}`);
+      await page.getByLabel('Reply').fill('YES');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.text.mine').first().waitFor();
     }],
     ['subscribe-error', async (page) => {
       await page.goto(`${baseUrl}/subscribe`);
@@ -111,6 +128,6 @@ try {
 } finally {
   await browser.close();
   await started.close();
-  await Promise.all([feed.close(), push.close(), smtp.close()]);
+  await Promise.all([feed.close(), push.close(), smtp.close(), sms.close()]);
   await database.drop();
 }

@@ -31,6 +31,24 @@ export type DeliveryOutcome =
   /** Permanent for this delivery; recorded, not retried by itself. */
   | { readonly kind: 'failed'; readonly reason: string };
 
+/**
+ * A destination with what else the target keeps of it (a browser's
+ * encryption keys): `details` is handed back to `onSubscriptionsCreated`,
+ * never stored by core or shown.
+ */
+export interface PreparedDestination {
+  readonly destination: string;
+  readonly details: unknown;
+}
+
+/** Who a destination is prepared for. */
+export interface DestinationRequest {
+  readonly scope: SubscriptionScope;
+}
+
+/** Fields a target adds to the create answer of one subscription (a secret shown once), as its manifest's `createdProperties` declares them. */
+export type CreatedAnswer = Readonly<Record<string, string>>;
+
 export interface DeliveryTarget {
   readonly provider: string;
   /**
@@ -41,7 +59,16 @@ export interface DeliveryTarget {
    * For a System subscription (from env or a migration) the destination is
    * given and must pass the target's policy (Errors.TopicNotAllowed).
    */
-  prepareDestination(requested: string | undefined, context: { scope: SubscriptionScope }): string;
+  prepareDestination(requested: string | undefined, context: DestinationRequest): string;
+  /**
+   * For a target whose manifest declares `deliveryProperties`: checks a
+   * client's whole `delivery` object (its own properties included, e.g. a
+   * browser's push subscription) and returns the destination with what
+   * else it keeps of it. Core calls it instead of `prepareDestination` for
+   * a client's create when it is defined; a bad value throws
+   * Errors.InvalidField naming the field (`body/delivery/subscription/endpoint`).
+   */
+  prepareDelivery?(delivery: Readonly<Record<string, unknown>>, context: DestinationRequest): PreparedDestination;
   /** Where a subscriber subscribes (push topic URL), or null. */
   subscribeUrl(destination: string): string | null;
   /**
@@ -88,8 +115,15 @@ export interface DeliveryTarget {
    * Runs inside the create transaction, once for this target's
    * subscriptions among creates that share it (concurrent creates are
    * written together): the verification emails of email subscriptions.
-   * Write them set-based; the list is never empty.
+   * Write them set-based; the list is never empty. `details` holds, in the
+   * same order, what `prepareDestination` returned beside each destination
+   * (undefined for a plain one). It may answer, in the same order, fields
+   * to add to each create answer (a webhook's signing secret, shown once).
    */
-  onSubscriptionsCreated?(trx: Knex.Transaction, subscriptions: readonly SubscriptionRecipient[]): Promise<void>;
+  onSubscriptionsCreated?(
+    trx: Knex.Transaction,
+    subscriptions: readonly SubscriptionRecipient[],
+    details?: readonly unknown[],
+  ): Promise<void | readonly (CreatedAnswer | undefined)[]>;
   close?(): Promise<void>;
 }

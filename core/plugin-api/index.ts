@@ -70,6 +70,7 @@ export { formatClockTime, formatDateTime, formatLocalDate, localInstant, zoneNam
 export { backoffSeconds, type RetrySettings } from '../pipeline/delivery/retry-policy.ts';
 export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
+export { checkOutboundUrl, isListedHost, isPublicAddress, publicOnlyLookup, type OutboundPolicy } from './outbound-url.ts';
 export { Limiter } from './limiter.ts';
 export { pgArray } from '../db/pg-array.ts';
 export { insertInChunks, parameterChunks } from '../db/bulk-insert.ts';

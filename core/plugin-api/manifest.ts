@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import type { Static, TObject } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import type { CallerAuth, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
@@ -161,6 +161,15 @@ export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSection
   readonly confirmation?: ConfirmationWords;
   /** For a target with subscribe links: the pages' button to one (`Open in the ntfy app`). Default: Open the subscribe link. */
   readonly subscribeLinkLabel?: string;
+  /**
+   * Properties a create request's `delivery` object may carry for this
+   * provider besides `provider` and `destination` (a browser's push
+   * subscription): each optional in the request schema, the target checks
+   * them in `prepareDestination` (`context.delivery`).
+   */
+  readonly deliveryProperties?: Readonly<Record<string, TSchema>>;
+  /** Fields the create answer holds for this provider (`webhookSecret`, shown once), as `onSubscriptionsCreated` answers them. */
+  readonly createdProperties?: Readonly<Record<string, TSchema>>;
   /**
    * Builds the target at start. A delivery plugin without one declares its
    * config and topics only: its provider cannot be chosen yet.

@@ -59,8 +59,24 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
     if (typeof m.provider !== 'string' || !/^[A-Z][A-Za-z]+$/.test(m.provider)) problems.push('provider must be a PascalCase name');
     if (m.createTarget !== undefined && !isFn(m.createTarget)) problems.push('createTarget must be a function');
     problems.push(...validateTargetPresentation(m as Record<string, unknown>));
+    problems.push(...validateDeclaredProperties('deliveryProperties', m.deliveryProperties, ['provider', 'destination']));
+    problems.push(...validateDeclaredProperties('createdProperties', m.createdProperties, CREATED_FIELDS));
   }
   return problems;
+}
+
+/** What core's create answer holds: a target's own fields may not take these names. */
+const CREATED_FIELDS = ['publicId', 'displayName', 'feedId', 'filter', 'delivery', 'scope', 'isActive', 'subscribeUrl', 'subscribeUrlUnavailableReason', 'subscribeSteps', 'createdAt', 'manageToken'];
+
+/** `{ name: schema }` with camelCase names core does not use itself. */
+function validateDeclaredProperties(field: string, declared: unknown, reserved: readonly string[]): string[] {
+  if (declared === undefined) return [];
+  if (!isRecord(declared)) return [`${field} must be an object of JSON schemas by property name`];
+  return Object.entries(declared).flatMap(([name, schema]) => {
+    if (!/^[a-z][A-Za-z0-9]{0,63}$/.test(name)) return [`${field}.${name}: a property name is camelCase`];
+    if (reserved.includes(name)) return [`${field}.${name}: core already has this property`];
+    return isRecord(schema) ? [] : [`${field}.${name} must be a JSON schema (Type.…)`];
+  });
 }
 
 const INPUT_TYPES = ['email', 'tel', 'url', 'text'];

@@ -2,12 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
 import { errorResponses, noContent } from '../http/response-schemas.ts';
-import { createBodySchema, CreatedSchema, PublicIdParams, SubscriptionSchema, TestResultSchema } from './subscription-schemas.ts';
+import { createBodySchema, createdSchema, type DeclaredProperties, PublicIdParams, SubscriptionSchema, TestResultSchema } from './subscription-schemas.ts';
 import type { CreateRequest, SubscriptionService } from './subscription-service.ts';
 
 export interface SubscriptionRouteOptions {
   service: SubscriptionService;
   providers: readonly string[];
+  /** What the installed targets declare: their `delivery` properties, their create answers' fields. */
+  deliveryProperties?: DeclaredProperties;
+  createdProperties?: DeclaredProperties;
   authenticate(request: FastifyRequest): Caller;
 }
 
@@ -33,8 +36,8 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
           'email is queued). The `manageToken` is shown once. Anonymous callers are limited per address, users per account.',
         tags,
         security: [{}, BEARER],
-        body: createBodySchema(options.providers),
-        response: { 201: CreatedSchema, ...errorResponses(400, 401, 413, 415, 429) },
+        body: createBodySchema(options.providers, options.deliveryProperties),
+        response: { 201: createdSchema(options.createdProperties), ...errorResponses(400, 401, 413, 415, 429) },
       },
     },
     async (request, reply) => reply.status(201).send(await service.create(request.body, authenticate(request), request.clientAddress)),

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Term = Type.String({ minLength: 1, maxLength: 100 });
@@ -14,7 +14,12 @@ export const FilterSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export function createBodySchema(providers: readonly string[]) {
+/** Extra properties targets declare (of a create's `delivery`, of its answer): each optional, the first declaration of a name wins. */
+export type DeclaredProperties = Readonly<Record<string, TSchema>>;
+
+const optional = (declared: DeclaredProperties) => Object.fromEntries(Object.entries(declared).map(([name, schema]) => [name, Type.Optional(schema)]));
+
+export function createBodySchema(providers: readonly string[], deliveryProperties: DeclaredProperties = {}) {
   return Type.Object(
     {
       displayName: Name,
@@ -25,6 +30,7 @@ export function createBodySchema(providers: readonly string[]) {
           // With no delivery target installed there is nothing to list: the service answers "not available".
           provider: providers.length > 0 ? Type.Union(providers.map((provider) => Type.Literal(provider))) : Type.String({ minLength: 1 }),
           destination: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+          ...optional(deliveryProperties),
         },
         { additionalProperties: false },
       ),
@@ -54,7 +60,8 @@ export const SubscriptionSchema = Type.Object({
   createdAt: Type.String(),
 });
 
-export const CreatedSchema = Type.Object({ ...SubscriptionSchema.properties, manageToken: Type.String() });
+export const createdSchema = (createdProperties: DeclaredProperties = {}) =>
+  Type.Object({ ...SubscriptionSchema.properties, manageToken: Type.String(), ...optional(createdProperties) });
 
 export const PublicIdParams = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false });
 

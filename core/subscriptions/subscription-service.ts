@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { Errors } from '../errors.ts';
 import { randomToken } from '../plugin-api/random-token.ts';
 import type { Caller } from '../http/caller-auth.ts';
-import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import type { CreatedAnswer, DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import { toRecipient } from '../pipeline/delivery/recipient.ts';
 import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
@@ -19,7 +19,8 @@ export interface CreateRequest {
   displayName: string;
   feedId: string;
   filter?: SubscriptionFilter;
-  delivery: { provider: string; destination?: string };
+  /** A target's own properties (as its manifest declares them) come beside these. */
+  delivery: { provider: string; destination?: string; readonly [property: string]: unknown };
 }
 
 export interface SubscriptionView {
@@ -54,6 +55,14 @@ export interface SubscriptionServiceDependencies {
 interface PendingCreate extends CreateCandidate {
   target: DeliveryTarget;
   row: repo.NewSubscription;
+  /** What the target keeps beside the destination, handed back to it once the row exists. */
+  details: unknown;
+}
+
+/** A stored create, and what its target adds to its answer. */
+interface StoredCreate {
+  readonly row: repo.SubscriptionRecord;
+  readonly answer?: CreatedAnswer;
 }
 
 /** The locks a create holds while it is judged and stored: its caller's (address or user), and its destination's when it sends a verification email. */
@@ -70,7 +79,7 @@ function tooManyRequests(message: string, retryAfterSeconds: number): Error {
 export class SubscriptionService {
   readonly #deps: SubscriptionServiceDependencies;
   // Concurrent creates share a transaction (see #writeCreates): under load the round trips per create fall from four to a fraction.
-  readonly #creates = new GroupCommit<PendingCreate, repo.SubscriptionRecord>((creates) => this.#writeCreates(creates), {
+  readonly #creates = new GroupCommit<PendingCreate, StoredCreate>((creates) => this.#writeCreates(creates), {
     maxBatch: 64,
     concurrency: 1,
     // A database that is down fails every create of the batch alike: no use trying each again.
@@ -102,7 +111,7 @@ export class SubscriptionService {
   }
 
   /** `clientAddress` is the normalised client address; the limits count it per IPv6 prefix. */
-  async create(request: CreateRequest, caller: Caller, clientAddress: string): Promise<SubscriptionView & { manageToken: string }> {
+  async create(request: CreateRequest, caller: Caller, clientAddress: string): Promise<SubscriptionView & { manageToken: string; readonly [field: string]: unknown }> {
     const { registry, targets, limits } = this.#deps;
     const filter = request.filter ?? {};
     const displayName = checkDisplayName(request.displayName);
@@ -110,13 +119,17 @@ export class SubscriptionService {
     const target = targets.get(request.delivery.provider);
     if (!target) throw new Errors.InvalidField(`body/delivery/provider: ${request.delivery.provider} is not available`);
     const scope = caller.kind === 'user' ? 'User' : 'Anonymous';
-    const destination = target.prepareDestination(request.delivery.destination, { scope });
+    const prepared = target.prepareDelivery
+      ? target.prepareDelivery(request.delivery, { scope })
+      : { destination: target.prepareDestination(request.delivery.destination, { scope }), details: undefined };
+    const destination = prepared.destination;
     const manageToken = randomToken(32);
     const ip = limitKey(clientAddress, limits.Ipv6PrefixLength);
     const owner = caller.kind === 'user' ? caller.userId : null;
     const verifies = !target.startsActive;
     const created = await this.#creates.submit({
       caller,
+      details: prepared.details,
       addressLimits: addressLimitsApply(caller, this.#deps.nodeEnv, clientAddress),
       verifies,
       ip,
@@ -139,7 +152,7 @@ export class SubscriptionService {
         manage_token_hash: hashToken(manageToken),
       },
     });
-    return { ...this.view(created), manageToken };
+    return { ...created.answer, ...this.view(created.row), manageToken };
   }
 
   /**
@@ -151,7 +164,7 @@ export class SubscriptionService {
    * always did. So one busy address holds up its own creates, not the
    * others'.
    */
-  async #writeCreates(creates: PendingCreate[]): Promise<Array<ItemOutcome<repo.SubscriptionRecord>>> {
+  async #writeCreates(creates: PendingCreate[]): Promise<Array<ItemOutcome<StoredCreate>>> {
     const busy = new Set<string>();
     const stored = await this.#deps.db.transaction(async (trx) => {
       for (const key of await repo.tryLockCreatesOf(trx, creates.flatMap(lockKeysOf))) busy.add(key);
@@ -163,7 +176,7 @@ export class SubscriptionService {
   }
 
   /** One create in a transaction of its own, waiting for its locks (its own callers queue behind it; nobody else does). */
-  async #writeAlone(create: PendingCreate): Promise<repo.SubscriptionRecord> {
+  async #writeAlone(create: PendingCreate): Promise<StoredCreate> {
     const [outcome] = await this.#deps.db.transaction(async (trx) => {
       await repo.lockCreatesOf(trx, lockKeysOf(create));
       return this.#store(trx, [create]);
@@ -179,7 +192,7 @@ export class SubscriptionService {
    * (the Email target's verification emails), one call per target. A
    * refused create gets its 429; nothing of it is stored.
    */
-  async #store(trx: Knex.Transaction, creates: PendingCreate[]): Promise<Array<ItemOutcome<repo.SubscriptionRecord>>> {
+  async #store(trx: Knex.Transaction, creates: PendingCreate[]): Promise<Array<ItemOutcome<StoredCreate>>> {
     if (creates.length === 0) return [];
     const { limits, now } = this.#deps;
     const at = now();
@@ -193,14 +206,21 @@ export class SubscriptionService {
     const verdicts = judgeCreates(creates, usage, limits, at);
     const accepted = creates.filter((_, index) => verdicts[index] === null);
     const rows = await repo.insertCreated(trx, accepted, day);
-    const created = rows.map((row, index) => ({ target: accepted[index]!.target, recipient: toRecipient(row.id, row) }));
+    const created = rows.map((row, index) => ({ target: accepted[index]!.target, details: accepted[index]!.details, recipient: toRecipient(row.id, row) }));
+    const answers = new Map<number, CreatedAnswer>();
     for (const [target, ofTarget] of Map.groupBy(created, (entry) => entry.target)) {
-      await target.onSubscriptionsCreated?.(trx, ofTarget.map((entry) => entry.recipient));
+      const added = await target.onSubscriptionsCreated?.(trx, ofTarget.map((entry) => entry.recipient), ofTarget.map((entry) => entry.details));
+      ofTarget.forEach((entry, index) => {
+        const answer = added?.[index];
+        if (answer) answers.set(entry.recipient.id, answer);
+      });
     }
     let next = 0;
-    return verdicts.map((breach) =>
-      breach ? { ok: false as const, error: tooManyRequests(breach.message, breach.retryAfterSeconds) } : { ok: true as const, value: rows[next++]! },
-    );
+    return verdicts.map((breach) => {
+      if (breach) return { ok: false as const, error: tooManyRequests(breach.message, breach.retryAfterSeconds) };
+      const row = rows[next++]!;
+      return { ok: true as const, value: { row, answer: answers.get(Number(row.id)) } };
+    });
   }
 
   async get(publicId: string, caller: Caller, manageToken: string | undefined): Promise<repo.SubscriptionRecord> {

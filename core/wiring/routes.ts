@@ -12,6 +12,7 @@ import { providerRoutes } from '../http/routes/providers.ts';
 import { providerCatalog } from '../plugins/provider-catalog.ts';
 import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
+import type { DeclaredProperties } from '../subscriptions/subscription-schemas.ts';
 import { webRoutes } from '../web/web-routes.ts';
 import type { Wiring } from './services.ts';
 
@@ -42,6 +43,8 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
   await app.register(subscriptionRoutes, {
     service: wiring.pipeline.subscriptions,
     providers: [...wiring.delivery.targets.keys()],
+    deliveryProperties: declared(platform.registry.deliveries.map((m) => m.deliveryProperties)),
+    createdProperties: declared(platform.registry.deliveries.map((m) => m.createdProperties)),
     authenticate: wiring.coreServices.auth.authenticate,
   });
   await app.register(webRoutes, { service: wiring.pipeline.subscriptions, authenticate: wiring.coreServices.auth.authenticate });
@@ -65,6 +68,11 @@ async function databaseAnswers(query: () => PromiseLike<unknown>, budgetMs: numb
   const answered = await Promise.race([Promise.resolve(query()).then(() => true, () => false), timeout]);
   clearTimeout(timer);
   return answered;
+}
+
+/** The targets' declared properties merged, the first declaration of a name winning. */
+function declared(all: ReadonlyArray<DeclaredProperties | undefined>): DeclaredProperties {
+  return Object.assign({}, ...[...all].reverse().filter(Boolean));
 }
 
 export const routesWiring = fp(routes, { name: 'np-routes', dependencies: ['np-pipeline'] });

@@ -19,6 +19,7 @@ export interface DemoWiring {
  * temporary folder, both feeds polled every 5 s from the sample feed, both
  * system subscriptions, Push to the push inbox, Email to the mail inbox and
  * Sms to the local text gateway (national numbers read in Sri Lanka),
+ * webhooks allowed to the local receiver on loopback,
  * links to the service itself, times in the machine's zone, a token secret
  * (the demo prints an admin token), and limits and cooldowns loose enough
  * to try things several times.
@@ -55,6 +56,8 @@ export function demoServiceEnv(w: DemoWiring): Record<string, string> {
     EmailProvider__From: 'Outage alerts <alerts@demo.localhost>',
     EmailOutbox__RetryBaseSeconds: '5',
     ...w.sms.env,
+    // The demo's webhook receiver listens on loopback: listed, as an internal receiver would be.
+    Webhook__AllowedHosts: '127.0.0.1',
     Sms__DefaultRegion: 'LK',
     SmsOutbox__RetryBaseSeconds: '5',
     SubscriptionLimits__MaxPerIp: '100',

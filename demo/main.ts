@@ -7,6 +7,7 @@ import { createLogOutput } from './log-output.ts';
 import { startMailInbox, type MailInbox } from './mail-inbox/mail-inbox.ts';
 import { startPushInbox, type PushInbox } from './push-inbox/push-inbox.ts';
 import { startSmsGateway, type SmsGateway } from './sms-gateway/phone-pages.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-inbox/webhook-receiver.ts';
 import { startSampleFeed, type SampleFeed } from './sample-feed/sample-feed.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 import { freeLoopbackPort } from './web/loopback.ts';
@@ -27,6 +28,7 @@ let feed: SampleFeed | undefined;
 let push: PushInbox | undefined;
 let mail: MailInbox | undefined;
 let sms: SmsGateway | undefined;
+let hooks: WebhookReceiver | undefined;
 let service: ServiceProcess | undefined;
 let stopping: Promise<void> | undefined;
 
@@ -35,7 +37,7 @@ async function stopAll(reason: string, exitCode: number): Promise<void> {
   output.note('demo', `${reason}: stopping`);
   const serviceExit = await service?.stop();
   if (serviceExit !== undefined && serviceExit !== 0 && exitCode === 0) output.note('demo', `the service ended with ${serviceExit}`);
-  await Promise.allSettled([feed?.close(), push?.close(), mail?.close(), sms?.close()]);
+  await Promise.allSettled([feed?.close(), push?.close(), mail?.close(), sms?.close(), hooks?.close()]);
   rmSync(workDir, { recursive: true, force: true });
   output.note('demo', `stopped; removed ${workDir}`);
   process.exitCode = exitCode;
@@ -52,12 +54,13 @@ function onSignal(signal: NodeJS.Signals): void {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
 async function main(): Promise<void> {
-  process.stderr.write('Starting the demo: the service, a sample utility feed, a push inbox, a mail inbox and a text gateway (a few seconds)…\n');
+  process.stderr.write('Starting the demo: the service, a sample utility feed, a push inbox, a mail inbox, a text gateway and a webhook receiver (a few seconds)…\n');
   output.hold();
   feed = await startSampleFeed({ timeZone, log: (message) => output.note('sample feed', message) });
   push = await startPushInbox({ log: (message) => output.note('push inbox', message) });
   mail = await startMailInbox({ log: (message) => output.note('mail inbox', message) });
   const servicePort = await freeLoopbackPort();
+  hooks = await startWebhookReceiver({ log: (message) => output.note('webhook receiver', message) });
   sms = await startSmsGateway({ publicBaseUrl: `http://127.0.0.1:${servicePort}`, log: (message) => output.note('text gateway', message) });
   const jwtSecret = `demo-jwt-${randomBytes(24).toString('base64url')}`;
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
@@ -82,7 +85,7 @@ async function main(): Promise<void> {
   await service.ready;
   if (stopping !== undefined) return;
   process.stdout.write(
-    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\nText gateway: ${sms.baseUrl}\n` +
+    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\nText gateway: ${sms.baseUrl}\nWebhook receiver: ${hooks.url}\n` +
       `Admin token (12 h): ${adminToken(jwtSecret)}\n` +
       `  curl -H "Authorization: Bearer <admin token>" ${serviceUrl}/api/admin/feeds   (also /api/admin/deliveries, /metrics, /docs)\n`,
   );

@@ -43,6 +43,8 @@ export interface ProviderInfo {
   readonly confirmation: ConfirmationWords | null;
   /** The pages' button to a subscribe link, as the target words it; null: the pages' own words. */
   readonly subscribeLinkLabel: string | null;
+  /** Fields its create answer holds, shown only then (the manifest's createdProperties, with their descriptions). */
+  readonly shownOnce: ReadonlyArray<{ readonly field: string; readonly description: string }>;
 }
 
 /** A target whose manifest says nothing of its destination: the target makes it, as far as a page can tell. */

@@ -20,6 +20,10 @@ export function providerCatalog(deliveries: readonly DeliveryPluginManifest[], t
       unavailableReason: reason ?? null,
       confirmation: manifest.confirmation ?? null,
       subscribeLinkLabel: manifest.subscribeLinkLabel ?? null,
+      shownOnce: Object.entries(manifest.createdProperties ?? {}).map(([field, schema]) => ({
+        field,
+        description: typeof (schema as { description?: unknown }).description === 'string' ? (schema as { description: string }).description : field,
+      })),
     };
   });
 }

@@ -1,32 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { startPushServerDouble } from '../doubles/push-server-double.ts';
-import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
-import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
-import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
-import { startTestApp } from '../helpers/test-app.ts';
-import { spawnService, waitForDelivered } from '../helpers/killed-service.ts';
-import { servicesOf } from '../../core/app.ts';
+import { postgresReachable } from '../helpers/databases.ts';
+import { killScene } from '../helpers/killed-service.ts';
 
 const SUBSCRIBERS = 10_000;
 
 describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-subscriber fan-out', () => {
   it('loses nothing: a successor finishes it, and only publishes in flight at the kill reach the push server twice', async () => {
-    const database = await provisionDatabase('postgres');
-    const [feed, push] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble()]);
-    const pluginsDir = realPluginsDir(['utility-power-outages', 'delivery-push']);
-    const env = killTestEnv(feed, push, database.env, {
-      NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: '',
-      NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
-    });
-    const observer = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
-    const knex = servicesOf(observer.app).database.knex;
+    const scene = await killScene(['utility-power-outages', 'delivery-push']);
+    const { feed, push, knex } = scene;
     await knex.raw(
       `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
        SELECT 'kill-' || g, 'kill ' || g, 'utility.power-outages', '{}', 'Push', 'alerts-kill-' || g, 'Anonymous', true FROM generate_series(1, ?) g`,
       [SUBSCRIBERS],
     );
     feed.setPowerOutages([{ id: 'PO-KILL', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
-    const service = spawnService(env, pluginsDir);
+    const service = scene.spawn();
     try {
       // Killed once a fifth has arrived: the fan-out and the deliveries are both under way.
       await expect.poll(() => push.allMessages().length, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(SUBSCRIBERS / 5);
@@ -34,12 +22,7 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       const atKill = push.allMessages().length;
       const inFlight = new Set((await knex('notification_delivery_ledger').where({ status: 'delivering' }).pluck('subscription_id')).map(Number));
 
-      const successor = await startTestApp({ database, pluginsDir, env: { ...env, NotificationPipeline__DeliveryLeaseSeconds: '2' } });
-      try {
-        await waitForDelivered(knex, SUBSCRIBERS);
-      } finally {
-        await successor.close();
-      }
+      await scene.finish(knex, SUBSCRIBERS);
       const messages = push.allMessages();
       const byTopic = new Map<string, number>();
       for (const message of messages) byTopic.set(message.topic, (byTopic.get(message.topic) ?? 0) + 1);
@@ -55,9 +38,7 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       expect(await knex('notification_delivery_ledger').count({ n: '*' })).toEqual([{ n: SUBSCRIBERS }]);
     } finally {
       await service.kill();
-      await observer.close();
-      await Promise.all([feed.close(), push.close()]);
-      await database.drop();
+      await scene.close();
     }
   });
 });

@@ -21,6 +21,9 @@ const ProviderSchema = Type.Object({
     Type.Null(),
   ], { description: 'For a provider whose subscriptions wait for confirmation: what to tell the person meanwhile.' }),
   subscribeLinkLabel: Type.Union([Type.String(), Type.Null()], { description: 'What a button to a subscription\'s subscribe link says, in the target\'s words; null: the target gives none (it may have no links).' }),
+  shownOnce: Type.Array(Type.Object({ field: Type.String(), description: Type.String() }), {
+    description: 'Fields the create answer holds for this provider, shown only then (a webhook\'s signing secret): keep them.',
+  }),
 });
 
 /** GET /api/notification-providers: the installed delivery targets, their destination format and whether each delivers now. */

@@ -8,7 +8,8 @@
  * @typedef {{ label: string, hint: string, types: string[] }} EventTypeChoice
  * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string }} DestinationSpec
  * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
- *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string | null }} Provider
+ *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string | null,
+ *   shownOnce?: Array<{ field: string, description: string }> }} Provider
  * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, destination: string, name: string }} FormInput
  */
 

@@ -164,8 +164,12 @@ function showResult(created) {
   } else {
     byId('result-heading').textContent = 'You are subscribed';
     const by = provider?.displayName ?? created.delivery.provider;
+    const kept = (provider?.shownOnce ?? []).filter(({ field }) => typeof /** @type {Record<string, unknown>} */ (created)[field] === 'string');
     body.replaceChildren(
       el('p', {}, `You will get your alerts “${created.displayName}” by ${by}`, ...(provider?.destination.required ? [' at ', el('strong', { class: 'unbroken' }, destination)] : []), '.'),
+      ...kept.map(({ field, description }) =>
+        el('div', { class: 'manage-link' }, el('p', {}, description), el('p', {}, el('code', { class: 'unbroken' }, String(/** @type {Record<string, unknown>} */ (created)[field])))),
+      ),
       ...(provider?.destination.required ? [] : [linkSetup({ publicId: created.publicId, subscribeUrl: created.subscribeUrl, subscribeSteps: created.subscribeSteps, token: created.manageToken }, provider?.subscribeLinkLabel ?? 'Open the subscribe link')]),
       calendar,
       manage,

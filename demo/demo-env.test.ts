@@ -9,6 +9,7 @@ const wiring = {
   feed: { baseUrl: 'http://127.0.0.1:40124', apiKey: 'demo-feed-key' },
   push: { baseUrl: 'http://127.0.0.1:40125', publishToken: 'tk_0123456789abcdefghijklmnopqrs' },
   smtp: { port: 40126, password: 'demo-smtp-0123456789' },
+  webPush: { WebPush__VapidPublicKey: 'B'.repeat(87), WebPush__VapidPrivateKey: 'k'.repeat(43) },
   sms: { env: { Sms__BaseUrl: 'http://127.0.0.1:40127', Sms__AccountSid: 'ACdemo', Sms__AuthToken: 'demo-sms-0123456789', Sms__From: '+15005550006' } },
   jwtSecret: 'demo-jwt-0123456789abcdef',
 };

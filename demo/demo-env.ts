@@ -8,6 +8,8 @@ export interface DemoWiring {
   smtp: { port: number; password: string };
   /** The local Twilio-compatible gateway (its env entries: base URL, account, token, number). */
   sms: { env: Record<string, string> };
+  /** A VAPID key pair made for this run (WebPush__VapidPublicKey, WebPush__VapidPrivateKey). */
+  webPush: Record<string, string>;
   /** The secret bearer tokens are signed with: the demo prints an admin token for it. */
   jwtSecret: string;
 }
@@ -19,7 +21,8 @@ export interface DemoWiring {
  * temporary folder, both feeds polled every 5 s from the sample feed, both
  * system subscriptions, Push to the push inbox, Email to the mail inbox and
  * Sms to the local text gateway (national numbers read in Sri Lanka),
- * webhooks allowed to the local receiver on loopback,
+ * webhooks allowed to the local receiver and Web Push to the local push
+ * service on loopback (with a VAPID key pair of its own),
  * links to the service itself, times in the machine's zone, a token secret
  * (the demo prints an admin token), and limits and cooldowns loose enough
  * to try things several times.
@@ -56,8 +59,10 @@ export function demoServiceEnv(w: DemoWiring): Record<string, string> {
     EmailProvider__From: 'Outage alerts <alerts@demo.localhost>',
     EmailOutbox__RetryBaseSeconds: '5',
     ...w.sms.env,
-    // The demo's webhook receiver listens on loopback: listed, as an internal receiver would be.
+    // The demo's webhook receiver and browser push service listen on loopback: listed.
     Webhook__AllowedHosts: '127.0.0.1',
+    WebPush__AllowedEndpointHosts: '127.0.0.1',
+    ...w.webPush,
     Sms__DefaultRegion: 'LK',
     SmsOutbox__RetryBaseSeconds: '5',
     SubscriptionLimits__MaxPerIp: '100',

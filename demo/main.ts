@@ -8,6 +8,8 @@ import { startMailInbox, type MailInbox } from './mail-inbox/mail-inbox.ts';
 import { startPushInbox, type PushInbox } from './push-inbox/push-inbox.ts';
 import { startSmsGateway, type SmsGateway } from './sms-gateway/phone-pages.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-inbox/webhook-receiver.ts';
+import { startBrowserInbox, type BrowserInbox } from './webpush-inbox/browser-inbox.ts';
+import webpush from 'web-push';
 import { startSampleFeed, type SampleFeed } from './sample-feed/sample-feed.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 import { freeLoopbackPort } from './web/loopback.ts';
@@ -29,6 +31,7 @@ let push: PushInbox | undefined;
 let mail: MailInbox | undefined;
 let sms: SmsGateway | undefined;
 let hooks: WebhookReceiver | undefined;
+let browsers: BrowserInbox | undefined;
 let service: ServiceProcess | undefined;
 let stopping: Promise<void> | undefined;
 
@@ -37,7 +40,7 @@ async function stopAll(reason: string, exitCode: number): Promise<void> {
   output.note('demo', `${reason}: stopping`);
   const serviceExit = await service?.stop();
   if (serviceExit !== undefined && serviceExit !== 0 && exitCode === 0) output.note('demo', `the service ended with ${serviceExit}`);
-  await Promise.allSettled([feed?.close(), push?.close(), mail?.close(), sms?.close(), hooks?.close()]);
+  await Promise.allSettled([feed?.close(), push?.close(), mail?.close(), sms?.close(), hooks?.close(), browsers?.close()]);
   rmSync(workDir, { recursive: true, force: true });
   output.note('demo', `stopped; removed ${workDir}`);
   process.exitCode = exitCode;
@@ -54,16 +57,18 @@ function onSignal(signal: NodeJS.Signals): void {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
 async function main(): Promise<void> {
-  process.stderr.write('Starting the demo: the service, a sample utility feed, a push inbox, a mail inbox, a text gateway and a webhook receiver (a few seconds)…\n');
+  process.stderr.write('Starting the demo: the service, a sample utility feed, a push inbox, a mail inbox, a text gateway, a webhook receiver and a browser push service (a few seconds)…\n');
   output.hold();
   feed = await startSampleFeed({ timeZone, log: (message) => output.note('sample feed', message) });
   push = await startPushInbox({ log: (message) => output.note('push inbox', message) });
   mail = await startMailInbox({ log: (message) => output.note('mail inbox', message) });
   const servicePort = await freeLoopbackPort();
+  browsers = await startBrowserInbox({ log: (message) => output.note('browser push service', message) });
   hooks = await startWebhookReceiver({ log: (message) => output.note('webhook receiver', message) });
   sms = await startSmsGateway({ publicBaseUrl: `http://127.0.0.1:${servicePort}`, log: (message) => output.note('text gateway', message) });
   const jwtSecret = `demo-jwt-${randomBytes(24).toString('base64url')}`;
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
+  browsers.setServiceUrl(serviceUrl);
   const env = demoServiceEnv({
     servicePort,
     databaseDir: path.join(workDir, 'database'),
@@ -73,6 +78,7 @@ async function main(): Promise<void> {
     // The mail inbox takes any login; the password only has to be one the log redaction cannot mistake for a word.
     smtp: { port: mail.smtpPort, password: `demo-smtp-${randomBytes(12).toString('base64url')}` },
     sms,
+    webPush: (({ publicKey, privateKey }) => ({ WebPush__VapidPublicKey: publicKey, WebPush__VapidPrivateKey: privateKey }))(webpush.generateVAPIDKeys()),
     jwtSecret,
   });
   const tmp = path.join(workDir, 'tmp');
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
   await service.ready;
   if (stopping !== undefined) return;
   process.stdout.write(
-    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\nText gateway: ${sms.baseUrl}\nWebhook receiver: ${hooks.url}\n` +
+    `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\nText gateway: ${sms.baseUrl}\nWebhook receiver: ${hooks.url}\nBrowser push service: ${browsers.url}\n` +
       `Admin token (12 h): ${adminToken(jwtSecret)}\n` +
       `  curl -H "Authorization: Bearer <admin token>" ${serviceUrl}/api/admin/feeds   (also /api/admin/deliveries, /metrics, /docs)\n`,
   );

@@ -71,6 +71,7 @@ export { backoffSeconds, type RetrySettings } from '../pipeline/delivery/retry-p
 export { drainInBatches } from '../retention/drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
 export { checkOutboundUrl, isListedHost, isPublicAddress, publicOnlyLookup, type OutboundPolicy } from './outbound-url.ts';
+export { createOutboundClient, type OutboundClient, type OutboundPost, type OutboundResult } from './outbound-client.ts';
 export { Limiter } from './limiter.ts';
 export { pgArray } from '../db/pg-array.ts';
 export { insertInChunks, parameterChunks } from '../db/bulk-insert.ts';

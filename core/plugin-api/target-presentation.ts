@@ -21,6 +21,13 @@ export interface DestinationSpec {
   readonly hint?: string;
   /** An example in the empty field. */
   readonly placeholder?: string;
+  /**
+   * For a target that notifies the browser itself (Web Push): the page
+   * registers this service worker, asks for permission, subscribes with
+   * the key this URL answers (`{ publicKey }`), and sends the browser's
+   * `PushSubscription.toJSON()` as `delivery.subscription`.
+   */
+  readonly browserSubscription?: { readonly publicKeyUrl: string; readonly serviceWorkerUrl: string };
 }
 
 /** What the subscribe page says once a subscription of a target whose subscriptions start inactive waits for confirmation. */

@@ -25,6 +25,7 @@ export const ASSET_NAMES = [
   'calendar-links.js',
   'dom.js',
   'times.js',
+  'browser-push.js',
 ] as const;
 
 /**
@@ -37,6 +38,8 @@ export const PAGE_CSP = [
   "style-src 'self'",
   "img-src 'self' blob:",
   "connect-src 'self'",
+  // A target that notifies the browser itself registers its service worker (from this service only).
+  "worker-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -21,7 +21,7 @@ describe('judgeWebhookResult', () => {
     ['503 retries', { kind: 'answered', status: 503 }, 'retry', false],
     ['a timeout retries', { kind: 'timeout', seconds: 10 }, 'retry', false],
     ['a reset connection retries', { kind: 'network', code: 'ECONNRESET' }, 'retry', false],
-    ['a private address fails', { kind: 'refused', reason: 'the receiver resolves to no public address' }, 'failed', false],
+    ['a private address fails', { kind: 'refused', reason: 'hooks.example.org resolves to no public address' }, 'failed', false],
   ])('%s', (_name, result, kind, stop) => {
     const verdict = judgeWebhookResult(result, NOW);
     expect([verdict.outcome.kind, verdict.stop]).toEqual([kind, stop]);

@@ -1,12 +1,7 @@
-import type { DeliveryOutcome } from '#plugin-api';
+import type { DeliveryOutcome, OutboundResult } from '#plugin-api';
 
 /** What one POST came to, before it is judged. */
-export type WebhookResult =
-  | { readonly kind: 'answered'; readonly status: number; readonly retryAfterSeconds?: number }
-  | { readonly kind: 'timeout'; readonly seconds: number }
-  | { readonly kind: 'aborted' }
-  | { readonly kind: 'refused'; readonly reason: string }
-  | { readonly kind: 'network'; readonly code: string };
+export type WebhookResult = OutboundResult;
 
 export interface WebhookVerdict {
   readonly outcome: DeliveryOutcome;

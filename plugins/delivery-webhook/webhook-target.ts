@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { checkOutboundUrl, Errors, pgArray, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryTarget } from '#plugin-api';
+import { checkOutboundUrl, createOutboundClient, Errors, pgArray, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryTarget } from '#plugin-api';
 import type { webhookConfig } from './config.ts';
 import { secretBox } from './secret-box.ts';
 import { webhookBody, webhookId } from './webhook-message.ts';
 import { judgeWebhookResult } from './webhook-result.ts';
-import { createWebhookSender } from './webhook-sender.ts';
 
 export type WebhookContext = DeliveryPluginContext<typeof webhookConfig>;
 
@@ -24,7 +23,7 @@ export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
   const policy = { allowedHosts: settings.AllowedHosts, listedOnly: false };
   const box = secretBox(settings.EncryptionKey);
   if (!box.encrypts) context.log.info('Webhook__EncryptionKey is not set: webhook signing secrets are stored unencrypted');
-  const sender = createWebhookSender({ allowedHosts: settings.AllowedHosts, timeoutSeconds: settings.TimeoutSeconds, connectionsPerHost: settings.ConnectionsPerHost });
+  const sender = createOutboundClient({ allowedHosts: settings.AllowedHosts, timeoutSeconds: settings.TimeoutSeconds, connectionsPerHost: settings.ConnectionsPerHost });
   // Secrets never change: each is read once, then signs from memory.
   const signers = new Map<number, Webhook>();
 

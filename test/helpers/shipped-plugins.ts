@@ -8,7 +8,7 @@ import { tmpRoot } from './databases.ts';
  * describe. Any other folder in plugins/ was dropped in by whoever runs it,
  * and tests about "every plugin" find those too (installedPluginFolders).
  */
-export const SHIPPED_PLUGINS = ['delivery-email', 'delivery-push', 'delivery-sms', 'delivery-webhook', 'utility-power-outages', 'utility-scheduled-outages'] as const;
+export const SHIPPED_PLUGINS = ['delivery-email', 'delivery-push', 'delivery-sms', 'delivery-webhook', 'delivery-webpush', 'utility-power-outages', 'utility-scheduled-outages'] as const;
 
 /** A plugins folder with the shipped plugins only, whatever else plugins/ holds. */
 export function shippedPluginsDir(): string {

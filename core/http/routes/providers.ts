@@ -13,6 +13,12 @@ const ProviderSchema = Type.Object({
     autocomplete: Type.Optional(Type.String()),
     hint: Type.Optional(Type.String({ description: 'A line for people under the field.' })),
     placeholder: Type.Optional(Type.String()),
+    browserSubscription: Type.Optional(
+      Type.Object(
+        { publicKeyUrl: Type.String(), serviceWorkerUrl: Type.String() },
+        { description: 'The browser is the destination: register the service worker, subscribe with the key publicKeyUrl answers, send PushSubscription.toJSON() as delivery.subscription.' },
+      ),
+    ),
   }),
   available: Type.Boolean({ description: 'Whether it delivers now. A create with an unavailable provider is still accepted when the target is installed; its deliveries wait until the operator sets it up.' }),
   unavailableReason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, naming the setting; null when available.' }),

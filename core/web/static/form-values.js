@@ -6,7 +6,8 @@
  * @typedef {{ id: string, displayName: string, eventTypes: string[], filterableFields: string[],
  *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean }} Feed
  * @typedef {{ label: string, hint: string, types: string[] }} EventTypeChoice
- * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string }} DestinationSpec
+ * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string,
+ *   browserSubscription?: { publicKeyUrl: string, serviceWorkerUrl: string } }} DestinationSpec
  * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
  *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string | null,
  *   shownOnce?: Array<{ field: string, description: string }> }} Provider

@@ -7,6 +7,7 @@ import { deliveredBy, eventTypeLabel } from './form-values.js';
 import { dateTime } from './times.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
+import { forgetBrowser } from './browser-push.js';
 
 /**
  * @typedef {import('./form-values.js').Feed} Feed
@@ -157,6 +158,8 @@ async function deleteSubscription() {
     keep();
     return say(alertRegion, explain(answer.failure, 'delete', timeZone()).text);
   }
+  // A browser notification subscription: this browser stops asking its push service for it too.
+  if (providerOfSubscription?.destination.browserSubscription && subscription) await forgetBrowser(subscription.delivery.destination);
   byId('subscription').hidden = true;
   byId('link-setup').hidden = true;
   byId('calendar-links').hidden = true;

@@ -5,6 +5,7 @@ import { byId, el, say } from './dom.js';
 import { createRequest, derivedName, eventTypeChoices, splitList, withDestination } from './form-values.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
+import { subscribeBrowser } from './browser-push.js';
 
 /** @typedef {import('./form-values.js').Feed} Feed */
 /** @typedef {import('./form-values.js').Provider} Provider */
@@ -208,6 +209,17 @@ async function submit(/** @type {SubmitEvent} */ event) {
   }, required);
   button.disabled = true;
   form.setAttribute('aria-busy', 'true');
+  const browser = provider.destination.browserSubscription;
+  if (browser) {
+    const subscribed = await subscribeBrowser(browser);
+    if (!subscribed.ok) {
+      button.disabled = false;
+      form.removeAttribute('aria-busy');
+      say(alertRegion, subscribed.message);
+      return;
+    }
+    /** @type {Record<string, unknown>} */ (body.delivery).subscription = subscribed.subscription;
+  }
   const answer = await callApi('POST', '/api/notification-subscriptions', { body });
   button.disabled = false;
   form.removeAttribute('aria-busy');

@@ -1,0 +1,110 @@
+import webpush from 'web-push';
+import { createOutboundClient, Errors, pgArray, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryTarget } from '#plugin-api';
+import { checkBrowserSubscription, type BrowserKeys } from './browser-subscription.ts';
+import type { webPushConfig } from './config.ts';
+import { pushPayload, pushTopic, pushUrgency } from './push-message.ts';
+import { judgePushServiceResult } from './push-service-result.ts';
+import { vapidHeaders } from './vapid-cache.ts';
+
+export type WebPushContext = DeliveryPluginContext<typeof webPushConfig>;
+
+/** Why Web Push cannot deliver, naming what to set; undefined when it can. */
+export function missingKeys(config: WebPushContext['config']): string | undefined {
+  const { VapidPublicKey, VapidPrivateKey } = config.WebPush;
+  return VapidPublicKey && VapidPrivateKey ? undefined : 'No VAPID keys are configured (WebPush__VapidPublicKey and WebPush__VapidPrivateKey are unset; `npm run webpush:keys` makes a pair).';
+}
+
+/**
+ * The WebPush delivery target: a direct target. Each message is encrypted
+ * for the browser (RFC 8291 `aes128gcm`, by the web-push library) and
+ * POSTed to its push service with a VAPID token (RFC 8292), a TTL, an
+ * Urgency and a Topic, through the guarded client (allowed push services,
+ * public addresses). 404 or 410 means the browser dropped the subscription:
+ * it stops.
+ */
+export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
+  const settings = context.config.WebPush;
+  const policy = { allowedHosts: settings.AllowedEndpointHosts, listedOnly: true };
+  const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
+  const client = createOutboundClient({ allowedHosts: settings.AllowedEndpointHosts, timeoutSeconds: settings.TimeoutSeconds, connectionsPerHost: settings.ConnectionsPerHost });
+  const authorization = missingKeys(context.config)
+    ? undefined
+    : vapidHeaders({ publicKey: settings.VapidPublicKey!, privateKey: settings.VapidPrivateKey!, subject: settings.Subject }, context.now);
+  // A browser's keys never change: each is read once.
+  const keysOf = new Map<number, BrowserKeys>();
+
+  async function loadKeys(subscriptionIds: readonly number[]): Promise<void> {
+    const missing = [...new Set(subscriptionIds)].filter((id) => !keysOf.has(id));
+    if (missing.length === 0) return;
+    const rows: Array<{ subscription_id: string | number; p256dh: string; auth: string }> = await context.db('delivery_webpush_keys').whereRaw('subscription_id = ANY(?::bigint[])', [pgArray(missing)]);
+    for (const row of rows) keysOf.set(Number(row.subscription_id), { p256dh: row.p256dh, auth: row.auth });
+  }
+
+  return {
+    provider: 'WebPush',
+    startsActive: true,
+
+    prepareDestination() {
+      throw new Errors.InvalidField("body/delivery/subscription is required: the browser's push subscription (PushSubscription.toJSON()); Web Push cannot be a system subscription");
+    },
+
+    prepareDelivery(delivery) {
+      const { endpoint, keys } = checkBrowserSubscription(delivery.subscription, policy);
+      return { destination: endpoint, details: keys };
+    },
+
+    unavailableReason: () => missingKeys(context.config),
+    subscribeUrl: () => null,
+    subscribeUrlUnavailableReason: () => 'Browser subscriptions have no subscribe link: the browser that subscribed shows the alerts.',
+
+    async onSubscriptionsCreated(trx, subscriptions, details) {
+      await trx('delivery_webpush_keys').insert(
+        subscriptions.map((subscription, index) => {
+          const keys = details?.[index] as BrowserKeys | undefined;
+          if (!keys) throw new Error('a WebPush subscription was created without its browser keys');
+          return { subscription_id: subscription.id, p256dh: keys.p256dh, auth: keys.auth };
+        }),
+      );
+    },
+
+    async deliver(requests, signal, onOutcome) {
+      if (!authorization) return requests.map(() => ({ kind: 'retry', reason: 'no VAPID keys are configured' }) as const);
+      const now = context.now();
+      await loadKeys(requests.map((r) => r.subscription.id));
+      const stopped: number[] = [];
+      const outcomes = await Promise.all(
+        requests.map(async (request, index): Promise<DeliveryOutcome> => {
+          const keys = keysOf.get(request.subscription.id);
+          let verdict;
+          if (!keys) verdict = { outcome: { kind: 'failed', reason: "no keys for this browser's subscription" } as const, stop: false };
+          else {
+            const endpoint = request.subscription.destination;
+            // The web-push library encrypts (RFC 8291 aes128gcm: its body carries the salt, record size and key id).
+            const encrypted = webpush.encrypt(keys.p256dh, keys.auth, pushPayload(request, `${base}/manage/${request.subscription.publicId}`), 'aes128gcm');
+            const headers = {
+              authorization: authorization(endpoint),
+              ttl: String(settings.TtlSeconds),
+              urgency: pushUrgency(request.rendered.priority),
+              topic: pushTopic(request.rendered.sequenceId),
+              'content-encoding': 'aes128gcm',
+              'content-type': 'application/octet-stream',
+            };
+            const body = encrypted.cipherText;
+            verdict = judgePushServiceResult(await client.post({ url: endpoint, headers, body }, signal), now);
+          }
+          if (verdict.stop) stopped.push(request.subscription.id);
+          onOutcome?.(index, verdict.outcome);
+          return verdict.outcome;
+        }),
+      );
+      for (const id of stopped) {
+        await context.subscriptions.setActive(id, false);
+        keysOf.delete(id);
+      }
+      if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, "push services said browsers' subscriptions are gone: stopped");
+      return outcomes;
+    },
+
+    close: () => client.close(),
+  };
+}

@@ -1,5 +1,6 @@
 import { defineDeliveryPlugin } from '#plugin-api';
 import { smsConfig } from './config.ts';
+import { smsRetention } from './sms-retention.ts';
 import { smsRoutes } from './sms-routes.ts';
 import { smsRuntime } from './sms-runtime.ts';
 import { createSmsTarget } from './sms-target.ts';
@@ -30,6 +31,7 @@ export const manifest = defineDeliveryPlugin({
   },
   config: smsConfig,
   createTarget: createSmsTarget,
+  workers: (context) => [smsRetention(context)],
   routes(app, context) {
     smsRoutes(app, smsRuntime(context));
   },

@@ -243,6 +243,24 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     expect(await state(stopped.publicId)).toEqual({ is_active: true, pending_verification: false });
   });
 
+  it('forgets reports and settled verification texts older than Retention__Days, never a text still to send', async () => {
+    const subscription = await created(PHONE);
+    const [{ id }] = await knex()('notification_subscriptions').where({ public_id: subscription.publicId }).select('id');
+    const old = new Date(clock.now().getTime() - 31 * 24 * 3600 * 1000);
+    const recent = new Date(clock.now().getTime() - 24 * 3600 * 1000);
+    await knex()('delivery_sms_messages').insert([
+      { sid: 'SMold', ledger_id: 1, subscription_id: id, status: 'delivered', sent_at: old, updated_at: old },
+      { sid: 'SMrecent', ledger_id: 2, subscription_id: id, status: 'delivered', sent_at: recent, updated_at: recent },
+    ]);
+    await knex()('delivery_sms_outbox').insert([
+      { subscription_id: id, recipient: PHONE, feed_id: 'utility.power-outages', state: 'sent', due_at: old, created_at: old },
+      { subscription_id: id, recipient: PHONE, feed_id: 'utility.power-outages', state: 'pending', due_at: new Date(clock.now().getTime() + 3600_000), created_at: old },
+    ]);
+    await servicesOf(app()).workers.runNow('delivery-sms.retention', { force: true });
+    expect(await knex()('delivery_sms_messages').whereIn('sid', ['SMold', 'SMrecent']).pluck('sid')).toEqual(['SMrecent']);
+    expect((await knex()('delivery_sms_outbox').where({ subscription_id: id }).where('created_at', old).pluck('state')).sort()).toEqual(['pending']);
+  });
+
   it('counts texts in the metrics under provider="Sms"', async () => {
     const metrics = await app().inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(/notification_deliveries_total\{provider="Sms",outcome="delivered"\} [1-9]/);

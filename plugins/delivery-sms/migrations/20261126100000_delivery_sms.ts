@@ -46,6 +46,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('CREATE INDEX delivery_sms_messages_ledger ON delivery_sms_messages (ledger_id)');
   await knex.raw('CREATE INDEX delivery_sms_messages_subscription ON delivery_sms_messages (subscription_id)');
+  // What retention reads: the oldest reports and settled verification texts first.
+  await knex.raw('CREATE INDEX delivery_sms_messages_updated ON delivery_sms_messages (updated_at)');
+  await knex.raw("CREATE INDEX delivery_sms_outbox_settled ON delivery_sms_outbox (created_at) WHERE state IN ('sent', 'dead')");
 }
 
 export async function down(knex: Knex): Promise<void> {

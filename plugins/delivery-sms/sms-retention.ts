@@ -1,0 +1,27 @@
+import { drainInBatches, type WorkerDefinition } from '#plugin-api';
+import type { SmsContext } from './sms-runtime.ts';
+
+/**
+ * The plugin keeps its texts' sids and delivery reports, and the
+ * verification texts it sent or gave up on, as long as core keeps
+ * deliveries (Retention__Days), then forgets them in bounded batches.
+ * Texts still to send are never removed.
+ */
+export function smsRetention(context: SmsContext): WorkerDefinition {
+  const { Days, BatchSize, IntervalSeconds } = context.coreConfig.Retention;
+  const drain = (table: string, where: string, cutoff: Date, signal: AbortSignal) =>
+    drainInBatches(BatchSize, signal, async (limit) => {
+      const result = await context.db.raw(`DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE ${where} LIMIT ?)`, [cutoff, limit]);
+      return Number(result.rowCount ?? 0);
+    });
+  return {
+    name: 'delivery-sms.retention',
+    intervalSeconds: IntervalSeconds,
+    run: async ({ signal, log }) => {
+      const cutoff = new Date(context.now().getTime() - Days * 24 * 3600 * 1000);
+      const messages = await drain('delivery_sms_messages', 'updated_at < ?', cutoff, signal);
+      const texts = await drain('delivery_sms_outbox', "state IN ('sent', 'dead') AND created_at < ?", cutoff, signal);
+      if (messages + texts > 0) log.info({ messages, verificationTexts: texts, olderThan: cutoff.toISOString() }, 'sms retention removed old rows');
+    },
+  };
+}

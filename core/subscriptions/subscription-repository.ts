@@ -42,6 +42,15 @@ export async function activeAmong(db: Db, subscriptionIds: readonly number[]): P
   return new Set((result.rows as Array<{ id: string | number }>).map((row) => Number(row.id)));
 }
 
+/** Changes what a subscriber may change (its name, its filter); answers the row as stored. */
+export async function updateSubscription(db: Db, id: number, change: { display_name?: string; filter_json?: SubscriptionFilter }): Promise<SubscriptionRecord> {
+  const values: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (change.display_name !== undefined) values.display_name = change.display_name;
+  if (change.filter_json !== undefined) values.filter_json = JSON.stringify(change.filter_json);
+  const [row] = await db(TABLE).where({ id }).update(values).returning('*');
+  return row as SubscriptionRecord;
+}
+
 export async function deleteSubscription(db: Db, id: number): Promise<void> {
   await db(TABLE).where({ id }).delete();
 }

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
 import { errorResponses, noContent } from '../http/response-schemas.ts';
-import { createBodySchema, createdSchema, type DeclaredProperties, PublicIdParams, SubscriptionSchema, TestResultSchema } from './subscription-schemas.ts';
-import type { CreateRequest, SubscriptionService } from './subscription-service.ts';
+import { createBodySchema, createdSchema, type DeclaredProperties, PublicIdParams, SubscriptionSchema, TestResultSchema, UpdateBodySchema } from './subscription-schemas.ts';
+import type { CreateRequest, SubscriptionService, UpdateRequest } from './subscription-service.ts';
 
 export interface SubscriptionRouteOptions {
   service: SubscriptionService;
@@ -55,6 +55,23 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
       },
     },
     async (request) => service.view(await service.get(request.params.publicId, authenticate(request), manageTokenOf(request))),
+  );
+
+  app.patch<ById & { Body: UpdateRequest }>(
+    `${base}/:publicId`,
+    {
+      schema: {
+        summary: 'Change a subscription',
+        description:
+          'Its `displayName` and `filter`, checked as a create checks them; a filter given replaces the old one whole. The feed and the delivery cannot change: subscribe again for those. 200 with the subscription.',
+        tags,
+        security: manageSecurity,
+        params: PublicIdParams,
+        body: UpdateBodySchema,
+        response: { 200: SubscriptionSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => service.update(request.params.publicId, authenticate(request), manageTokenOf(request), request.body),
   );
 
   app.delete<ById>(

@@ -46,6 +46,12 @@ export function createBodySchema(providers: readonly string[], deliveryPropertie
   );
 }
 
+/** PATCH: what a subscriber may change; at least one of them. */
+export const UpdateBodySchema = Type.Object(
+  { displayName: Type.Optional(Name), filter: Type.Optional(FilterSchema) },
+  { additionalProperties: false, minProperties: 1, examples: [{ displayName: 'Home', filter: { locationKeywords: ['Kandy', 'Peradeniya'], eventTypes: ['NewOutage', 'Restoration'] } }] },
+);
+
 export const SubscriptionSchema = Type.Object({
   publicId: Type.String(),
   displayName: Type.String(),

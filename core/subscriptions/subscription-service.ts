@@ -23,6 +23,12 @@ export interface CreateRequest {
   delivery: { provider: string; destination?: string; readonly [property: string]: unknown };
 }
 
+/** What PATCH may change. */
+export interface UpdateRequest {
+  displayName?: string;
+  filter?: SubscriptionFilter;
+}
+
 export interface SubscriptionView {
   publicId: string;
   displayName: string;
@@ -228,6 +234,19 @@ export class SubscriptionService {
     if (!row) throw new Errors.NotFound(`subscription ${publicId} not found`);
     authorizeAccess(row, caller, manageToken);
     return row;
+  }
+
+  /**
+   * Changes a subscription's name and filter, checked as a create checks
+   * them (the feed and the delivery stay: subscribe again for others). The
+   * next event is matched with the new filter.
+   */
+  async update(publicId: string, caller: Caller, manageToken: string | undefined, change: UpdateRequest): Promise<SubscriptionView> {
+    const row = await this.get(publicId, caller, manageToken);
+    const displayName = change.displayName === undefined ? undefined : checkDisplayName(change.displayName);
+    if (change.filter !== undefined) checkFilterAgainstFeed(row.feed_id, this.#deps.registry.catalogFeed(row.feed_id), change.filter);
+    const updated = await repo.updateSubscription(this.#deps.db, Number(row.id), { display_name: displayName, filter_json: change.filter });
+    return this.view(updated);
   }
 
   async delete(publicId: string, caller: Caller, manageToken: string | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequest, deliveredBy, derivedName, eventTypeWords, splitList, withDestination } from './static/form-values.js';
+import { createRequest, updateRequest, deliveredBy, derivedName, eventTypeWords, splitList, withDestination } from './static/form-values.js';
 
 const powerOutages = { id: 'utility.power-outages', displayName: 'Power outages', eventTypes: ['NewOutage', 'Restoration'], filterableFields: ['Feeder', 'Area', 'Keywords'] };
 const blank = { feedId: powerOutages.id, areas: '', feeders: '', keywords: '', eventTypes: [], provider: 'Push', destination: '', name: '' };
@@ -42,6 +42,14 @@ describe('the subscribe form, as a create request', () => {
 
   it('sends no filter and a derived name when nothing is chosen, and no destination to a provider that makes its own', () => {
     expect(createRequest(powerOutages, blank, false)).toEqual({ displayName: 'Power outages', feedId: 'utility.power-outages', filter: {}, delivery: { provider: 'Push' } });
+  });
+
+  it('a change (PATCH) is the name and the whole filter, built the same way: emptied fields drop their criterion', () => {
+    expect(updateRequest(powerOutages, { ...blank, areas: 'Galle, galle, Matara', eventTypes: ['Restoration,RestoredAnnouncement'], name: '' })).toEqual({
+      displayName: 'Power outages in Galle, Matara',
+      filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: ['Restoration'] },
+    });
+    expect(updateRequest(powerOutages, { ...blank, name: 'Home' })).toEqual({ displayName: 'Home', filter: {} });
   });
 
   it('maps Areas, Feeders and Keywords to the API names, keeps ticked event types, and the given name', () => {

@@ -23,7 +23,7 @@ export const manifest = defineDeliveryPlugin({
     placeholder: 'https://example.org/hooks/outages',
   },
   createdProperties: {
-    webhookSecret: Type.String({ description: 'Webhook only: the signing secret (`whsec_…`, Standard Webhooks), shown once. Verify each delivery with it.' }),
+    webhookSecret: Type.String({ description: 'The signing secret of this webhook, shown only this once: keep it to verify each delivery (Standard Webhooks).' }),
   },
   config: webhookConfig,
   createTarget: createWebhookTarget,

@@ -224,6 +224,26 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     problems = problems.filter((problem) => !problem.includes('does not support the Push API in incognito mode'));
   });
 
+  it('manage page: "Change" edits the name, areas and kinds of alerts through PATCH, and shows them', async () => {
+    const created = (await create({ displayName: 'Before', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
+    for (const options of [PHONE, DESKTOP]) {
+      const page = await open(manageUrl(created), options);
+      await page.getByRole('button', { name: 'Change' }).click();
+      // The form opens with the subscription as it is (the second time, as the first saved it).
+      expect(await page.getByLabel('Areas').inputValue()).toBe(options === PHONE ? 'Kandy' : 'Galle, Matara');
+      await page.getByLabel('Name').fill(options === PHONE ? 'After on a phone' : 'After');
+      await page.getByLabel('Areas').fill('Galle, Matara');
+      await page.getByRole('checkbox', { name: 'Power restored' }).check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Saved/);
+      expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe(options === PHONE ? 'After on a phone' : 'After');
+      expect(await page.locator('#details').textContent()).toContain('Galle, Matara');
+      expect((await widths(page)).page).toBeLessThanOrEqual(options.viewport!.width);
+    }
+    const stored = await fetch(`${baseUrl}/api/notification-subscriptions/${created.publicId}`, { headers: { 'x-subscription-token': created.manageToken } }).then((r) => r.json());
+    expect(stored).toMatchObject({ displayName: 'After', filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: expect.arrayContaining(['Restoration']) } });
+  });
+
   it('at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed\'s zone', async () => {
     for (const address of ['limit@example.org', 'Limit+2@example.org', 'limit+3@example.org']) {
       expect((await create({ displayName: 'x', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: address } })).status).toBe(201);

@@ -30,7 +30,7 @@ const [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPus
 const sms = await startSmsGateway({ publicBaseUrl: 'http://127.0.0.1:5000' });
 const started = await startTestApp({
   database,
-  pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email', 'delivery-sms']),
+  pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email', 'delivery-sms', 'delivery-webhook']),
   env: e2eEnv(feed, push, { ...smtp.env, ...sms.env, Sms__DefaultRegion: 'LK', Logging__Level: 'warn', PowerOutages__TimeZone: 'Asia/Colombo', EmailOutbox__IntervalSeconds: '3600' }),
 });
 const browser = await launchChromium(chromiumPath);
@@ -78,6 +78,13 @@ try {
       await page.getByRole('button', { name: 'Subscribe' }).click();
       await page.getByRole('heading', { name: 'Check your texts' }).waitFor();
     }],
+    ['subscribe-webhook-result', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.getByRole('radio', { name: 'Webhook' }).check();
+      await page.getByLabel('Webhook URL').fill('https://hooks.example.org/outages');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByRole('heading', { name: 'You are subscribed' }).waitFor();
+    }],
     ['demo-text-gateway-phone', async (page) => {
       const phone = sms.texts.at(-1)!.to;
       await page.goto(`${sms.baseUrl}/phone/${encodeURIComponent(phone)}`);
@@ -95,6 +102,11 @@ try {
     ['manage-push', async (page) => {
       await page.goto(`${baseUrl}/manage/${push1.publicId}#token=${encodeURIComponent(push1.manageToken)}`);
       await page.locator('img.qr[src^="blob:"]').waitFor();
+    }],
+    ['manage-edit', async (page) => {
+      await page.goto(`${baseUrl}/manage/${push1.publicId}#token=${encodeURIComponent(push1.manageToken)}`);
+      await page.getByRole('button', { name: 'Change' }).click();
+      await page.getByLabel('Areas').waitFor();
     }],
     ['manage-calendar', async (page) => {
       await page.goto(`${baseUrl}/manage/${planned.publicId}#token=${encodeURIComponent(planned.manageToken)}`);

@@ -163,6 +163,34 @@ describe('subscription API', () => {
       expect((await app.inject({ method: 'GET', url: `${URL_BASE}/bad%20id` })).statusCode).toBe(400);
     });
 
+    const patch = (payload: unknown, headers: Record<string, string> = { 'x-subscription-token': manageToken }) =>
+      app.inject({ method: 'PATCH', url: `${URL_BASE}/${publicId}`, headers, payload: payload as object });
+
+    it('PATCH changes the name and replaces the filter, checked as a create checks them; the delivery stays', async () => {
+      const changed = await patch({ displayName: '  Home  ', filter: { feeders: ['F7'], eventTypes: ['Restoration'] } });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json()).toMatchObject({ publicId, displayName: 'Home', filter: { feeders: ['F7'], eventTypes: ['Restoration'] }, delivery: { provider: 'Push' }, isActive: true });
+      expect((await get({ 'x-subscription-token': manageToken })).json().filter).toEqual({ feeders: ['F7'], eventTypes: ['Restoration'] });
+      expect((await patch({ displayName: 'Only the name' })).json()).toMatchObject({ displayName: 'Only the name', filter: { feeders: ['F7'] } });
+      expect((await patch({ displayName: 'By its owner' }, bearer({ sub: 'owner-1' }))).statusCode).toBe(200);
+    });
+
+    it.each<[string, unknown, Record<string, string> | undefined, number, RegExp]>([
+      ['an event type the feed does not emit', { filter: { eventTypes: ['Earthquake'] } }, undefined, 400, /body\/filter\/eventTypes\/0/],
+      ['a name of a new line', { displayName: 'a\nb' }, undefined, 400, /body\/displayName/],
+      ['the delivery', { delivery: { provider: 'Email', destination: 'x@example.org' } }, undefined, 400, /delivery/],
+      ['preferences, not taken yet', { preferences: { language: 'si' } }, undefined, 400, /preferences/],
+      ['nothing to change', {}, undefined, 400, /body/],
+      ['no credentials', { displayName: 'x' }, {}, 401, /token/],
+      ['another user', { displayName: 'x' }, bearer({ sub: 'someone-else' }), 403, /someone else/],
+    ])('PATCH refuses %s, changing nothing', async (_name, payload, headers, status, message) => {
+      const before = (await get({ 'x-subscription-token': manageToken })).json();
+      const response = await patch(payload, headers);
+      expect(response.statusCode).toBe(status);
+      expect(response.json().message).toMatch(message);
+      expect((await get({ 'x-subscription-token': manageToken })).json()).toEqual(before);
+    });
+
     it('DELETE answers 204, then the subscription is gone', async () => {
       expect((await app.inject({ method: 'DELETE', url: `${URL_BASE}/${publicId}` })).statusCode).toBe(401);
       const deleted = await app.inject({ method: 'DELETE', url: `${URL_BASE}/${publicId}`, headers: { 'x-subscription-token': manageToken } });

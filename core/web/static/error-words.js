@@ -3,7 +3,7 @@
 
 /**
  * @typedef {{ status: number, body: unknown, retryAfter: string | null }} ApiFailure status 0: no answer at all
- * @typedef {'catalog' | 'subscribe' | 'view' | 'test' | 'delete'} Action
+ * @typedef {'catalog' | 'subscribe' | 'view' | 'test' | 'delete' | 'edit'} Action
  * @typedef {{ text: string, field: string | null }} Explanation
  */
 
@@ -143,6 +143,7 @@ export function explainFailure(failure, action, now, formatTime, labels = {}) {
     if (status === 401) return plain('You are signed in with a token the service does not accept. Reload the page and try again.');
     return plain(`The subscription could not be made (the service answered ${status}). Please try again.`);
   }
+  if (action === 'edit' && status === 400) return explainBadInput(message, labels);
   if (status === 400) return plain(`This manage link is not valid. ${MANAGE_LINK_HELP}`);
   if (status === 401) return plain(`This manage link is incomplete: the part after “#” is missing. ${MANAGE_LINK_HELP}`);
   if (status === 403) return plain(`This manage link does not match the subscription. ${MANAGE_LINK_HELP}`);

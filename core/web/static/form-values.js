@@ -106,6 +106,20 @@ export function derivedName(feedName, areas, feeders) {
  * @param {boolean} destinationRequired whether the chosen provider takes a destination (an email address) or makes one
  */
 export function createRequest(feed, input, destinationRequired) {
+  const { displayName, filter } = updateRequest(feed, input);
+  /** @type {{ provider: string, destination?: string }} */
+  const delivery = { provider: input.provider };
+  if (destinationRequired) delivery.destination = input.destination.trim();
+  return { displayName, feedId: feed.id, filter, delivery };
+}
+
+/**
+ * The body of PATCH /api/notification-subscriptions/{publicId} (the manage page's "Change"): the name and
+ * the whole filter, built as a create builds them (only what the feed can filter by; no type ticked: all).
+ * @param {Feed} feed
+ * @param {Pick<FormInput, 'areas' | 'feeders' | 'keywords' | 'eventTypes' | 'name'>} input
+ */
+export function updateRequest(feed, input) {
   const can = (/** @type {string} */ field) => feed.filterableFields.includes(field);
   const areas = can('Area') ? splitList(input.areas) : [];
   const feeders = can('Feeder') ? splitList(input.feeders) : [];
@@ -117,11 +131,7 @@ export function createRequest(feed, input, destinationRequired) {
   if (keywords.length > 0) filter.keywords = keywords;
   const eventTypes = typesOfChoices(input.eventTypes).filter((type) => feed.eventTypes.includes(type));
   if (eventTypes.length > 0) filter.eventTypes = eventTypes;
-  const displayName = input.name.trim() || derivedName(feed.displayName, areas, feeders);
-  /** @type {{ provider: string, destination?: string }} */
-  const delivery = { provider: input.provider };
-  if (destinationRequired) delivery.destination = input.destination.trim();
-  return { displayName, feedId: feed.id, filter, delivery };
+  return { displayName: input.name.trim() || derivedName(feed.displayName, areas, feeders), filter };
 }
 
 /**

@@ -3,7 +3,7 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { deliveredBy, eventTypeLabel } from './form-values.js';
+import { deliveredBy, eventTypeChoices, eventTypeLabel, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
@@ -167,6 +167,62 @@ async function deleteSubscription() {
   /** @type {HTMLElement} */ (document.querySelector('h1')).focus();
 }
 
+const editForm = /** @type {HTMLFormElement} */ (byId('edit-form'));
+const editInput = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (byId(`edit-${name}`));
+
+/** Opens "Change" with the subscription as it is: its name, its filter, the feed's kinds of alerts. */
+function openEdit() {
+  const feed = feedOfSubscription;
+  if (!subscription || !feed) return;
+  clearMessages();
+  const { filter } = subscription;
+  editInput('name').value = subscription.displayName;
+  editInput('areas').value = (filter.locationKeywords ?? []).join(', ');
+  editInput('feeders').value = (filter.feeders ?? []).join(', ');
+  editInput('keywords').value = (filter.keywords ?? []).join(', ');
+  byId('edit-areas-field').hidden = !feed.filterableFields.includes('Area');
+  byId('edit-feeders-field').hidden = !feed.filterableFields.includes('Feeder');
+  byId('edit-keywords-field').hidden = !feed.filterableFields.includes('Keywords');
+  const ticked = new Set(filter.eventTypes ?? []);
+  byId('edit-type-boxes').replaceChildren(
+    ...eventTypeChoices(feed).map((choice, index) =>
+      el('div', { class: 'choice' },
+        el('input', { type: 'checkbox', id: `edit-type-${index}`, name: 'eventTypes', value: choice.types.join(','), ...(choice.types.some((type) => ticked.has(type)) ? { checked: '' } : {}) }),
+        el('label', { for: `edit-type-${index}` }, choice.label)),
+    ),
+  );
+  byId('actions').hidden = true;
+  editForm.hidden = false;
+  editInput('name').focus();
+}
+
+function closeEdit() {
+  editForm.hidden = true;
+  byId('actions').hidden = false;
+  byId('edit-button').focus();
+}
+
+async function saveEdit(/** @type {SubmitEvent} */ event) {
+  event.preventDefault();
+  const feed = feedOfSubscription;
+  if (!feed) return;
+  clearMessages();
+  const eventTypes = /** @type {HTMLInputElement[]} */ ([...editForm.querySelectorAll('input[name="eventTypes"]:checked')]).map((box) => box.value);
+  const body = updateRequest(feed, { name: editInput('name').value, areas: editInput('areas').value, feeders: editInput('feeders').value, keywords: editInput('keywords').value, eventTypes });
+  const save = /** @type {HTMLButtonElement} */ (byId('edit-save'));
+  save.disabled = true;
+  const answer = await callApi('PATCH', apiPath, { token, body });
+  save.disabled = false;
+  if (!answer.ok) return say(alertRegion, explain(answer.failure, 'edit', timeZone()).text);
+  subscription = answer.body;
+  showSubscription(answer.body, feedOfSubscription, providerOfSubscription);
+  closeEdit();
+  say(statusRegion, 'Saved: the next alerts follow your changes.');
+}
+
+byId('edit-button').addEventListener('click', openEdit);
+byId('edit-cancel').addEventListener('click', closeEdit);
+editForm.addEventListener('submit', (event) => void saveEdit(event));
 byId('test-button').addEventListener('click', () => void sendTest());
 byId('delete-button').addEventListener('click', askDelete);
 byId('delete-no').addEventListener('click', keep);

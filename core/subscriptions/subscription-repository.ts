@@ -30,6 +30,11 @@ export async function findSubscription(db: Db, publicId: string): Promise<Subscr
   return db(TABLE).where({ public_id: publicId }).first();
 }
 
+/** The subscriptions one manage token manages (a person's joined alerts), oldest first. */
+export async function subscriptionsOfToken(db: Db, manageTokenHash: string): Promise<SubscriptionRecord[]> {
+  return db(TABLE).where({ manage_token_hash: manageTokenHash }).orderBy('id');
+}
+
 /** Every subscription of a provider to one destination, oldest first. */
 export async function subscriptionsTo(db: Db, provider: string, destination: string): Promise<SubscriptionRecord[]> {
   return db(TABLE).where({ provider, destination }).orderBy('id');

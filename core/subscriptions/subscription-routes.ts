@@ -1,3 +1,4 @@
+import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
@@ -33,14 +34,29 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
         description:
           '`delivery.provider` is any installed provider (GET /api/notification-providers says which, and what destination each takes). ' +
           'Push: active at once, on a generated topic (`subscribeUrl`). Email: inactive until the address is verified (a verification ' +
-          'email is queued). The `manageToken` is shown once. Anonymous callers are limited per address, users per account.',
+          'email is queued). The `manageToken` is shown once. With the X-Subscription-Token of an existing subscription, the new one joins it: ' +
+          'the same token manages both (and is answered again); a token that manages nothing is a 403. Anonymous callers are limited per address, users per account.',
         tags,
-        security: [{}, BEARER],
+        security: [{}, BEARER, MANAGE_TOKEN],
         body: createBodySchema(options.providers, options.deliveryProperties),
-        response: { 201: createdSchema(options.createdProperties), ...errorResponses(400, 401, 413, 415, 429) },
+        response: { 201: createdSchema(options.createdProperties), ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request.body, authenticate(request), request.clientAddress)),
+    async (request, reply) => reply.status(201).send(await service.create(request.body, authenticate(request), request.clientAddress, manageTokenOf(request))),
+  );
+
+  app.get(
+    '/api/subscribers/me',
+    {
+      schema: {
+        summary: 'Every subscription one manage token manages',
+        description: 'A person\'s alerts: the subscriptions created with, or joined to, this X-Subscription-Token, oldest first. 401 without a token, 403 when it manages none.',
+        tags,
+        security: [MANAGE_TOKEN],
+        response: { 200: Type.Array(SubscriptionSchema), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => service.ofToken(manageTokenOf(request)),
   );
 
   app.get<ById>(

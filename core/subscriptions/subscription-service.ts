@@ -117,7 +117,17 @@ export class SubscriptionService {
   }
 
   /** `clientAddress` is the normalised client address; the limits count it per IPv6 prefix. */
-  async create(request: CreateRequest, caller: Caller, clientAddress: string): Promise<SubscriptionView & { manageToken: string; readonly [field: string]: unknown }> {
+  /**
+   * `joinToken`: the manage token of an existing subscription the caller
+   * holds (X-Subscription-Token): the new one joins it, managed by the same
+   * token, which the answer repeats. A token that manages nothing is a 403.
+   */
+  async create(
+    request: CreateRequest,
+    caller: Caller,
+    clientAddress: string,
+    joinToken?: string,
+  ): Promise<SubscriptionView & { manageToken: string; readonly [field: string]: unknown }> {
     const { registry, targets, limits } = this.#deps;
     const filter = request.filter ?? {};
     const displayName = checkDisplayName(request.displayName);
@@ -129,7 +139,10 @@ export class SubscriptionService {
       ? target.prepareDelivery(request.delivery, { scope })
       : { destination: target.prepareDestination(request.delivery.destination, { scope }), details: undefined };
     const destination = prepared.destination;
-    const manageToken = randomToken(32);
+    if (joinToken !== undefined && (await repo.subscriptionsOfToken(this.#deps.db, hashToken(joinToken))).length === 0) {
+      throw new Errors.Forbidden('the subscription token does not match a subscription to join');
+    }
+    const manageToken = joinToken ?? randomToken(32);
     const ip = limitKey(clientAddress, limits.Ipv6PrefixLength);
     const owner = caller.kind === 'user' ? caller.userId : null;
     const verifies = !target.startsActive;
@@ -227,6 +240,14 @@ export class SubscriptionService {
       const row = rows[next++]!;
       return { ok: true as const, value: { row, answer: answers.get(Number(row.id)) } };
     });
+  }
+
+  /** Every subscription a manage token manages (GET /api/subscribers/me); 401 without one, 403 when it manages none. */
+  async ofToken(manageToken: string | undefined): Promise<SubscriptionView[]> {
+    if (manageToken === undefined) throw new Errors.Unauthorized('send the X-Subscription-Token header');
+    const rows = await repo.subscriptionsOfToken(this.#deps.db, hashToken(manageToken));
+    if (rows.length === 0) throw new Errors.Forbidden('the subscription token does not match any subscription');
+    return rows.map((row) => this.view(row));
   }
 
   async get(publicId: string, caller: Caller, manageToken: string | undefined): Promise<repo.SubscriptionRecord> {

@@ -49,6 +49,10 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
   app.get('/manage/:publicId', { schema: { ...managePageSchema, params: PublicIdParams } }, async (_request, reply) =>
     reply.headers(PAGE_HEADERS).type(managePage.contentType).send(managePage.body),
   );
+  // The same page without a subscription: the list of every alert the token (#token=…) manages.
+  app.get('/manage', { schema: page('All the alerts of one manage link', 'Lists every subscription the manage token (#token=…) manages, each linked to its own manage page.') }, async (_request, reply) =>
+    reply.headers(PAGE_HEADERS).type(managePage.contentType).send(managePage.body),
+  );
 
   const assetSchema = {
     summary: 'A script or the stylesheet of the pages',

@@ -244,6 +244,32 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(stored).toMatchObject({ displayName: 'After', filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: expect.arrayContaining(['Restoration']) } });
   });
 
+  it('one link, several alerts: /manage lists them all, each manage page lists the others, and subscribing from there joins them', async () => {
+    const first = (await create({ displayName: 'Home', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
+    const joined = await fetch(`${baseUrl}/api/notification-subscriptions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-subscription-token': first.manageToken },
+      body: JSON.stringify({ displayName: 'Planned work', feedId: 'utility.scheduled-outages', delivery: { provider: 'Push' } }),
+    });
+    expect(joined.status).toBe(201);
+    const list = await open(`/manage#token=${encodeURIComponent(first.manageToken)}`, PHONE);
+    await expect.poll(() => list.locator('#all-alerts-list li').count(), SLOW).toBe(2);
+    expect(await list.locator('#all-alerts-list').textContent()).toMatch(/Home.*Power outages, Kandy.*Planned work.*Scheduled outages/s);
+    expect((await widths(list)).page).toBeLessThanOrEqual(390);
+
+    const one = await open(manageUrl(first), DESKTOP);
+    await expect.poll(() => one.locator('#all-alerts-list li').count(), SLOW).toBe(2);
+    expect(await one.locator('#all-alerts-list [aria-current="page"]').textContent()).toBe('Home');
+    await one.getByRole('link', { name: 'Subscribe to something else' }).click();
+    await expect.poll(() => one.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await one.getByLabel('Areas').fill('Galle');
+    await one.getByRole('radio', { name: 'Push notification' }).check();
+    await one.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => one.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    const mine = await fetch(`${baseUrl}/api/subscribers/me`, { headers: { 'x-subscription-token': first.manageToken } }).then((r) => r.json());
+    expect((mine as Array<{ displayName: string }>).map((s) => s.displayName)).toEqual(['Home', 'Planned work', 'Power outages in Galle']);
+  });
+
   it('at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed\'s zone', async () => {
     for (const address of ['limit@example.org', 'Limit+2@example.org', 'limit+3@example.org']) {
       expect((await create({ displayName: 'x', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: address } })).status).toBe(201);

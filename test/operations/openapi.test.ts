@@ -79,7 +79,9 @@ describe('the OpenAPI document and the docs UI (every shipped plugin)', () => {
       }
     }
     expect(document.paths['/api/notification-subscriptions/{publicId}'].get.security).toEqual([{ subscriptionToken: [] }, { bearerAuth: [] }]);
-    expect(document.paths['/api/notification-subscriptions'].post.security).toEqual([{}, { bearerAuth: [] }]);
+    // Anyone may create; a bearer token makes it a user's, a manage token joins the subscription it manages.
+    expect(document.paths['/api/notification-subscriptions'].post.security).toEqual([{}, { bearerAuth: [] }, { subscriptionToken: [] }]);
+    expect(document.paths['/api/subscribers/me'].get.security).toEqual([{ subscriptionToken: [] }]);
   });
 
   it('GET /docs serves Swagger UI from the service itself, under a CSP of its own', async () => {

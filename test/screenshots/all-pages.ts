@@ -45,6 +45,12 @@ try {
     };
   const push1 = await api({ displayName: 'Stromausfallbenachrichtigungen-Kandy-Peradeniya', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } });
   const planned = await api({ displayName: 'Gampola planned work', feedId: 'utility.scheduled-outages', filter: { locationKeywords: ['Gampola'] }, delivery: { provider: 'Push' } });
+  // Joined to the first one's link: its manage pages list both.
+  await fetch(`${baseUrl}/api/notification-subscriptions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-subscription-token': push1.manageToken },
+    body: JSON.stringify({ displayName: 'Office in Peradeniya', feedId: 'utility.power-outages', filter: { locationKeywords: ['Peradeniya'] }, delivery: { provider: 'Push' } }),
+  });
   await api({ displayName: 'Home', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'shots@example.org' } });
   await servicesOf(started.app).workers.runNow('delivery-email.outbox');
   const mail = smtp.messages.find((message) => message.header('to')?.includes('shots@example.org'))!;
@@ -102,6 +108,10 @@ try {
     ['manage-push', async (page) => {
       await page.goto(`${baseUrl}/manage/${push1.publicId}#token=${encodeURIComponent(push1.manageToken)}`);
       await page.locator('img.qr[src^="blob:"]').waitFor();
+    }],
+    ['manage-all-alerts', async (page) => {
+      await page.goto(`${baseUrl}/manage#token=${encodeURIComponent(push1.manageToken)}`);
+      await page.locator('#all-alerts-list li').nth(1).waitFor();
     }],
     ['manage-edit', async (page) => {
       await page.goto(`${baseUrl}/manage/${push1.publicId}#token=${encodeURIComponent(push1.manageToken)}`);

@@ -163,6 +163,29 @@ describe('subscription API', () => {
       expect((await app.inject({ method: 'GET', url: `${URL_BASE}/bad%20id` })).statusCode).toBe(400);
     });
 
+    it('a create carrying a manage token joins its subscription: one token manages both, GET /api/subscribers/me lists them', async () => {
+      const joined = await create(push({ displayName: 'Galle too', filter: { locationKeywords: ['Galle'] } }), { headers: { 'x-subscription-token': manageToken } });
+      expect(joined.statusCode).toBe(201);
+      expect(joined.json().manageToken).toBe(manageToken);
+      const other = joined.json().publicId as string;
+      expect((await app.inject({ method: 'GET', url: `${URL_BASE}/${other}`, headers: { 'x-subscription-token': manageToken } })).statusCode).toBe(200);
+      const mine = await app.inject({ method: 'GET', url: '/api/subscribers/me', headers: { 'x-subscription-token': manageToken } });
+      expect(mine.statusCode).toBe(200);
+      expect(mine.json().map((s: { publicId: string; displayName: string }) => [s.publicId, s.displayName])).toEqual([[publicId, 'Kandy alerts'], [other, 'Galle too']]);
+      // Deleting one leaves the other managed by the token.
+      await app.inject({ method: 'DELETE', url: `${URL_BASE}/${publicId}`, headers: { 'x-subscription-token': manageToken } });
+      expect((await app.inject({ method: 'GET', url: '/api/subscribers/me', headers: { 'x-subscription-token': manageToken } })).json().map((s: { publicId: string }) => s.publicId)).toEqual([other]);
+    });
+
+    it('a token that manages nothing joins nothing (403, nothing stored), and /api/subscribers/me needs a token that manages something', async () => {
+      const before = await count();
+      const refused = await create(push(), { headers: { 'x-subscription-token': 'not-a-token-of-anything' } });
+      expect(refused.statusCode).toBe(403);
+      expect(await count()).toBe(before);
+      expect((await app.inject({ method: 'GET', url: '/api/subscribers/me' })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'GET', url: '/api/subscribers/me', headers: { 'x-subscription-token': 'not-a-token-of-anything' } })).statusCode).toBe(403);
+    });
+
     const patch = (payload: unknown, headers: Record<string, string> = { 'x-subscription-token': manageToken }) =>
       app.inject({ method: 'PATCH', url: `${URL_BASE}/${publicId}`, headers, payload: payload as object });
 

@@ -141,6 +141,7 @@ export function explainFailure(failure, action, now, formatTime, labels = {}) {
     if (status === 400) return explainBadInput(message, labels);
     if (status === 413) return plain('That is too much text. Please shorten your lists and try again.');
     if (status === 401) return plain('You are signed in with a token the service does not accept. Reload the page and try again.');
+    if (status === 403) return plain('This page came from a manage link that no longer manages any alert, so nothing can join it. Open the subscribe page without it (/subscribe) to start anew.');
     return plain(`The subscription could not be made (the service answered ${status}). Please try again.`);
   }
   if (action === 'edit' && status === 400) return explainBadInput(message, labels);

@@ -17,7 +17,9 @@ import { forgetBrowser } from './browser-push.js';
  *   delivery: { provider: string, destination: string } }} Subscription
  */
 
-const publicId = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1) ?? '');
+// '' on /manage itself: the list of every alert the token manages.
+const parts = location.pathname.split('/').filter(Boolean);
+const publicId = parts.length > 1 ? decodeURIComponent(parts.at(-1) ?? '') : '';
 const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
 const apiPath = `/api/notification-subscriptions/${encodeURIComponent(publicId)}`;
 const alertRegion = byId('manage-error');
@@ -72,10 +74,44 @@ function setBusy(busy) {
   for (const button of buttons) button.disabled = busy;
 }
 
+/**
+ * Every alert this link's token manages, each linked to its own page (the one shown marked); shown when
+ * there are several, or on /manage itself.
+ * @param {Feed[]} feeds
+ * @param {Provider[]} providers
+ */
+async function showAllAlerts(feeds, providers) {
+  const answer = await callApi('GET', '/api/subscribers/me', { token });
+  if (!answer.ok) return publicId === '' ? say(alertRegion, explain(answer.failure, 'view').text) : undefined;
+  /** @type {Subscription[]} */
+  const all = answer.body;
+  if (publicId !== '' && all.length < 2) return;
+  byId('all-alerts-list').replaceChildren(
+    ...all.map((entry) => {
+      const feed = feeds.find((candidate) => candidate.id === entry.feedId);
+      const provider = providers.find((candidate) => candidate.provider === entry.delivery.provider);
+      const where = entry.filter.locationKeywords?.length ? entry.filter.locationKeywords.join(', ') : 'every area';
+      const text = `${feed?.displayName ?? entry.feedId}, ${where}, by ${deliveredBy(provider, entry.delivery)}${entry.isActive ? '' : ' (not active)'}`;
+      const name = entry.publicId === publicId ? el('strong', { 'aria-current': 'page' }, entry.displayName) : el('a', { href: `/manage/${encodeURIComponent(entry.publicId)}#token=${encodeURIComponent(token)}` }, entry.displayName);
+      return el('li', {}, name, el('span', { class: 'hint' }, ` ${text}`));
+    }),
+  );
+  byId('all-alerts').hidden = false;
+}
+
 async function load() {
+  // A new subscription from here joins this link's alerts.
+  if (token) /** @type {HTMLAnchorElement} */ (byId('subscribe-more')).href = `/subscribe#token=${encodeURIComponent(token)}`;
   if (!token) {
     byId('loading').hidden = true;
     return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);
+  }
+  if (publicId === '') {
+    /** @type {HTMLElement} */ (document.querySelector('h1')).textContent = 'Your alerts';
+    document.title = 'Your alerts';
+    const [catalog, installed] = await Promise.all([loadCatalog(), loadProviders()]);
+    byId('loading').hidden = true;
+    return showAllAlerts(/** @type {Feed[]} */ (catalog.ok ? catalog.body : []), /** @type {Provider[]} */ (installed.ok ? installed.body : []));
   }
   const [answer, catalog, installed] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog(), loadProviders()]);
   byId('loading').hidden = true;
@@ -85,6 +121,7 @@ async function load() {
   feedOfSubscription = feeds.find((feed) => feed.id === answer.body.feedId);
   providerOfSubscription = /** @type {Provider[]} */ (installed.ok ? installed.body : []).find((provider) => provider.provider === answer.body.delivery.provider);
   showSubscription(answer.body, feedOfSubscription, providerOfSubscription);
+  await showAllAlerts(feeds, /** @type {Provider[]} */ (installed.ok ? installed.body : []));
 }
 
 /** Clears the messages of the page (and a countdown that was running): each action starts with a clean slate. */

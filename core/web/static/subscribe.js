@@ -220,7 +220,9 @@ async function submit(/** @type {SubmitEvent} */ event) {
     }
     /** @type {Record<string, unknown>} */ (body.delivery).subscription = subscribed.subscription;
   }
-  const answer = await callApi('POST', '/api/notification-subscriptions', { body });
+  // Opened from a manage page (#token=…): the new subscription joins that link's alerts.
+  const joinToken = new URLSearchParams(location.hash.slice(1)).get('token') ?? undefined;
+  const answer = await callApi('POST', '/api/notification-subscriptions', { body, ...(joinToken ? { token: joinToken } : {}) });
   button.disabled = false;
   form.removeAttribute('aria-busy');
   if (answer.ok) return showResult(answer.body);

@@ -1,5 +1,6 @@
 import { Agent, errors } from 'undici';
-import { publicOnlyLookup } from './outbound-url.ts';
+import { isIP } from 'node:net';
+import { isListedHost, isPublicAddress, publicOnlyLookup } from './outbound-url.ts';
 
 /** What one POST to an address people gave came to (answered, or why not), before a target judges it. */
 export type OutboundResult =
@@ -41,6 +42,11 @@ export function createOutboundClient(options: { allowedHosts: readonly string[];
     async post(request, signal) {
       try {
         const url = new URL(request.url);
+        // Node connects to an IP literal without a lookup: it is judged here, at each post (the list may have changed since the check at create).
+        const literal = url.hostname.replace(/^\[|\]$/g, '');
+        if (isIP(literal) !== 0 && !isPublicAddress(literal) && !isListedHost(literal, options.allowedHosts)) {
+          return { kind: 'refused', reason: `${url.hostname} is not a public address` };
+        }
         const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: request.headers, body: request.body, signal });
         await response.body.dump({ limit: 16 * 1024 }).catch(() => undefined);
         const retryAfter = Number(response.headers['retry-after']);

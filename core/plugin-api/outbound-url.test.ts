@@ -7,6 +7,7 @@ describe('isPublicAddress', () => {
     ['127.0.0.1', false], ['10.1.2.3', false], ['172.16.0.1', false], ['172.31.255.255', false], ['172.32.0.1', true], ['192.168.1.1', false],
     ['169.254.169.254', false], ['100.64.0.1', false], ['0.0.0.0', false], ['224.0.0.1', false],
     ['::1', false], ['::', false], ['fe80::1', false], ['fd00::1', false], ['::ffff:127.0.0.1', false], ['::ffff:8.8.8.8', true],
+    ['::7f00:1', false], ['::ffff:0:7f00:1', false], ['64:ff9b:1::a00:1', false], ['2002:7f00:1::', false], ['fec0::1', false],
     ['not an address', false],
   ])('%s → %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);

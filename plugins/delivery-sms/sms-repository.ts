@@ -96,6 +96,16 @@ export async function countTry(trx: Knex.Transaction, subscriptionId: number): P
   await trx('delivery_sms_codes').where({ subscription_id: subscriptionId }).increment('tries', 1);
 }
 
+/** A STOP: verification texts still to send to these subscriptions are given up (never sent after the STOP). */
+export async function cancelVerifications(db: Db, subscriptionIds: readonly number[]): Promise<void> {
+  if (subscriptionIds.length === 0) return;
+  await db.raw(
+    `UPDATE delivery_sms_outbox SET state = 'dead', last_error = 'the number replied STOP', lease_token = NULL
+      WHERE subscription_id = ANY(?::bigint[]) AND state IN ('pending', 'processing')`,
+    [array(subscriptionIds)],
+  );
+}
+
 export async function forgetCodes(db: Db, subscriptionIds: readonly number[]): Promise<void> {
   if (subscriptionIds.length === 0) return;
   await db.raw('DELETE FROM delivery_sms_codes WHERE subscription_id = ANY(?::bigint[])', [array(subscriptionIds)]);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors, errorResponses, textResponse, Type, type Static } from '#plugin-api';
 import { replyIntent, TWIML_EMPTY, twimlMessage } from './reply-keywords.ts';
-import { countTry, forgetCodes, lockCode, recordReport } from './sms-repository.ts';
+import { cancelVerifications, countTry, forgetCodes, lockCode, recordReport } from './sms-repository.ts';
 import type { SmsRuntime } from './sms-runtime.ts';
 import { shortenToFit } from './sms-segments.ts';
 import { validTwilioSignature } from './twilio-signature.ts';
@@ -62,6 +62,11 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
     },
     async (request, reply) => {
       const fields = checkSignature(request);
+      // Signed by this account's token, but meant for this service: its account, and its number when it sends from one.
+      if ((fields.AccountSid !== undefined && fields.AccountSid !== sms.AccountSid) || (sms.From && !sms.MessagingServiceSid && fields.To !== undefined && fields.To !== sms.From)) {
+        request.log.info('sms reply for another account or number: ignored');
+        return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
+      }
       const from = normalisePhoneNumber(fields.From ?? '', undefined);
       const answer = from === null ? helpText : await answerReply(from, fields.Body ?? '');
       return reply.type('text/xml; charset=utf-8').send(twimlMessage(answer));
@@ -77,6 +82,7 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
         await context.db.transaction(async (trx) => {
           for (const id of ids) await context.subscriptions.setActive(id, false, trx);
           await forgetCodes(trx, ids);
+          await cancelVerifications(trx, ids);
         });
         context.log.info({ subscriptions: ids.length }, 'sms STOP: subscriptions stopped');
         return 'You will get no more alert texts from this number. Reply START to get them again.';

@@ -49,7 +49,15 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
     async work(batch, signal) {
       const abort = batchAbort(signal);
       try {
-        return await Promise.all(batch.map((item) => send(item, abort)));
+        // One text's fault (its code cannot be stored) retries that text alone; the batch's other texts are on the wire.
+        return await Promise.all(
+          batch.map((item) =>
+            send(item, abort).catch((err: unknown) => {
+              context.log.warn({ err: { message: (err as Error).message } }, 'a verification text could not be sent');
+              return { id: item.id, state: 'pending', dueAt: new Date(now().getTime() + settings.RetryBaseSeconds * 1000), error: 'could not be sent', sid: null } as const;
+            }),
+          ),
+        );
       } finally {
         abort.dispose();
       }

@@ -33,7 +33,14 @@ export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
       const rows: Array<{ subscription_id: string | number; secret: string; encrypted: boolean }> = await context
         .db('delivery_webhook_secrets')
         .whereRaw('subscription_id = ANY(?::bigint[])', [pgArray(missing)]);
-      for (const row of rows) signers.set(Number(row.subscription_id), new Webhook(box.open(row.secret, row.encrypted)));
+      for (const row of rows) {
+        try {
+          signers.set(Number(row.subscription_id), new Webhook(box.open(row.secret, row.encrypted)));
+        } catch (err) {
+          // A secret sealed under another key fails its own deliveries ("no signing secret"), not the batch's.
+          context.log.warn({ err: { message: (err as Error).message } }, 'a webhook signing secret cannot be read (Webhook__EncryptionKey changed?)');
+        }
+      }
     }
     return signers;
   }

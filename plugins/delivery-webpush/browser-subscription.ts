@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { checkOutboundUrl, Errors, type OutboundPolicy } from '#plugin-api';
 
 /** A browser's push subscription as stored: its endpoint is the destination, its keys kept beside it. */
@@ -7,6 +8,19 @@ export interface BrowserKeys {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** An uncompressed point (0x04, x, y) that lies on P-256: only then can a message be encrypted for it. */
+function onCurve(point: Buffer): boolean {
+  if (point[0] !== 4) return false;
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    ecdh.computeSecret(point);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function key(value: unknown, field: string, bytes: number, check?: (decoded: Buffer) => boolean): string {
   if (typeof value !== 'string' || !BASE64URL.test(value) || value.length > 200) throw new Errors.InvalidField(`${field} must be base64url`);
@@ -31,7 +45,7 @@ export function checkBrowserSubscription(value: unknown, policy: OutboundPolicy)
   return {
     endpoint,
     keys: {
-      p256dh: key(subscription.keys.p256dh, `${field}/keys/p256dh`, 65, (decoded) => decoded[0] === 4),
+      p256dh: key(subscription.keys.p256dh, `${field}/keys/p256dh`, 65, onCurve),
       auth: key(subscription.keys.auth, `${field}/keys/auth`, 16),
     },
   };

@@ -79,18 +79,26 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
           if (!keys) verdict = { outcome: { kind: 'failed', reason: "no keys for this browser's subscription" } as const, stop: false };
           else {
             const endpoint = request.subscription.destination;
-            // The web-push library encrypts (RFC 8291 aes128gcm: its body carries the salt, record size and key id).
-            const encrypted = webpush.encrypt(keys.p256dh, keys.auth, pushPayload(request, `${base}/manage/${request.subscription.publicId}`), 'aes128gcm');
-            const headers = {
-              authorization: authorization(endpoint),
-              ttl: String(settings.TtlSeconds),
-              urgency: pushUrgency(request.rendered.priority),
-              topic: pushTopic(request.rendered.sequenceId),
-              'content-encoding': 'aes128gcm',
-              'content-type': 'application/octet-stream',
-            };
-            const body = encrypted.cipherText;
-            verdict = judgePushServiceResult(await client.post({ url: endpoint, headers, body }, signal), now);
+            let encrypted;
+            try {
+              // The web-push library encrypts (RFC 8291 aes128gcm: its body carries the salt, record size and key id).
+              encrypted = webpush.encrypt(keys.p256dh, keys.auth, pushPayload(request, `${base}/manage/${request.subscription.publicId}`), 'aes128gcm');
+            } catch {
+              // One browser's unusable keys fail its delivery alone, never the batch (whose other pushes are on the wire).
+              encrypted = undefined;
+            }
+            if (!encrypted) verdict = { outcome: { kind: 'failed', reason: "the browser's keys cannot encrypt a message" } as const, stop: false };
+            else {
+              const headers = {
+                authorization: authorization(endpoint),
+                ttl: String(settings.TtlSeconds),
+                urgency: pushUrgency(request.rendered.priority),
+                topic: pushTopic(request.rendered.sequenceId),
+                'content-encoding': 'aes128gcm',
+                'content-type': 'application/octet-stream',
+              };
+              verdict = judgePushServiceResult(await client.post({ url: endpoint, headers, body: encrypted.cipherText }, signal), now);
+            }
           }
           if (verdict.stop) stopped.push(request.subscription.id);
           onOutcome?.(index, verdict.outcome);

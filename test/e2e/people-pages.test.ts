@@ -262,12 +262,24 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await one.locator('#all-alerts-list [aria-current="page"]').textContent()).toBe('Home');
     await one.getByRole('link', { name: 'Subscribe to something else' }).click();
     await expect.poll(() => one.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    expect(await one.locator('#join-notice').isVisible()).toBe(true);
     await one.getByLabel('Areas').fill('Galle');
     await one.getByRole('radio', { name: 'Push notification' }).check();
     await one.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => one.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
     const mine = await fetch(`${baseUrl}/api/subscribers/me`, { headers: { 'x-subscription-token': first.manageToken } }).then((r) => r.json());
     expect((mine as Array<{ displayName: string }>).map((s) => s.displayName)).toEqual(['Home', 'Planned work', 'Power outages in Galle']);
+
+    // A link someone sends with their token in it joins nothing: the token never travels in a URL.
+    const lured = await open(`/subscribe#token=${encodeURIComponent(first.manageToken)}`, PHONE);
+    await expect.poll(() => lured.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    expect(await lured.locator('#join-notice').isVisible()).toBe(false);
+    await lured.getByLabel('Areas').fill('Matara');
+    await lured.getByRole('radio', { name: 'Push notification' }).check();
+    await lured.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => lured.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    const after = await fetch(`${baseUrl}/api/subscribers/me`, { headers: { 'x-subscription-token': first.manageToken } }).then((r) => r.json());
+    expect((after as unknown[]).length).toBe(3);
   });
 
   it('at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed\'s zone', async () => {

@@ -6,6 +6,7 @@ import { realPluginsDir } from '../helpers/e2e-env.ts';
 import { servicesOf, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { testClock } from '../doubles/smtp-test-app.ts';
 import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
+import { twilioSignature } from '../../plugins/delivery-sms/twilio-signature.ts';
 
 const PUBLIC_BASE_URL = 'https://alerts.example.org';
 const AUTH_TOKEN = 'twilio-auth-token-0123456789abcdef';
@@ -189,6 +190,31 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
       await knex()('power_outages').whereIn('id', ['PO-K', 'PO-G', 'PO-W']).delete();
     }
     void subscription;
+  });
+
+  it('ignores a signed reply meant for another number or account of the gateway, and a STOP gives up verification texts still to send', async () => {
+    const subscription = await created(PHONE);
+    await codeTextTo(PHONE);
+    const url = `${PUBLIC_BASE_URL}/api/sms/inbound`;
+    for (const fields of [
+      { From: PHONE, To: '+15550001111', Body: 'YES', AccountSid: gateway.env.Sms__AccountSid! },
+      { From: PHONE, To: gateway.env.Sms__From!, Body: 'YES', AccountSid: 'ACsomeoneelse' },
+    ]) {
+      const response = await app().inject({
+        method: 'POST',
+        url: '/api/sms/inbound',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, url, fields) },
+        payload: new URLSearchParams(fields).toString(),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).not.toContain('<Message>');
+    }
+    expect(await state(subscription.publicId)).toEqual({ is_active: false, pending_verification: true });
+
+    const [{ id }] = await knex()('notification_subscriptions').where({ public_id: subscription.publicId }).select('id');
+    await knex()('delivery_sms_outbox').insert({ subscription_id: id, recipient: PHONE, feed_id: 'utility.power-outages', state: 'pending', due_at: new Date(clock.now().getTime() + 3600_000), created_at: clock.now() });
+    await gateway.reply(PHONE, 'STOP');
+    expect(Number((await knex()('delivery_sms_outbox').where({ subscription_id: id }).whereIn('state', ['pending', 'processing']).count({ n: '*' }))[0].n)).toBe(0);
   });
 
   it('answers an unsigned or wrongly signed callback with a 403 that changes nothing', async () => {

@@ -153,6 +153,8 @@ describe.each(await databaseKinds())('delivery-webpush end to end on %s', (kind:
       [{ ...browser, endpoint: 'http://127.0.0.2/push/x' }, /^body\/delivery\/subscription\/endpoint/],
       [{ ...browser, keys: { ...browser.keys, p256dh: 'AAAA' } }, /^body\/delivery\/subscription\/keys\/p256dh/],
       [{ ...browser, keys: { ...browser.keys, auth: Buffer.alloc(20).toString('base64url') } }, /^body\/delivery\/subscription\/keys\/auth/],
+      // 65 bytes starting 0x04, but not a point of P-256: nothing could be encrypted for it.
+      [{ ...browser, keys: { ...browser.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') } }, /^body\/delivery\/subscription\/keys\/p256dh/],
       [undefined, /^body\/delivery\/subscription is required/],
     ];
     for (const [subscription, message] of cases) {

@@ -100,8 +100,9 @@ async function showAllAlerts(feeds, providers) {
 }
 
 async function load() {
-  // A new subscription from here joins this link's alerts.
-  if (token) /** @type {HTMLAnchorElement} */ (byId('subscribe-more')).href = `/subscribe#token=${encodeURIComponent(token)}`;
+  // A new subscription made from here joins this link's alerts: the token goes to the subscribe page in this tab's
+  // sessionStorage, never in a URL (a link someone sends could otherwise tie a victim's subscription to their token).
+  if (token) byId('subscribe-more').addEventListener('click', () => sessionStorage.setItem('np-join-token', token));
   if (!token) {
     byId('loading').hidden = true;
     return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);

@@ -220,8 +220,7 @@ async function submit(/** @type {SubmitEvent} */ event) {
     }
     /** @type {Record<string, unknown>} */ (body.delivery).subscription = subscribed.subscription;
   }
-  // Opened from a manage page (#token=…): the new subscription joins that link's alerts.
-  const joinToken = new URLSearchParams(location.hash.slice(1)).get('token') ?? undefined;
+  const joinToken = sessionStorage.getItem(JOIN_KEY) ?? undefined;
   const answer = await callApi('POST', '/api/notification-subscriptions', { body, ...(joinToken ? { token: joinToken } : {}) });
   button.disabled = false;
   form.removeAttribute('aria-busy');
@@ -230,6 +229,15 @@ async function submit(/** @type {SubmitEvent} */ event) {
   say(alertRegion, explanation.text);
   markInvalid(explanation.field);
 }
+
+// Come from a manage page's "Subscribe to something else" (in this tab only, never from a link someone sent):
+// the new subscription joins that page's alerts, and the page says so, with a way out.
+const JOIN_KEY = 'np-join-token';
+if (sessionStorage.getItem(JOIN_KEY)) byId('join-notice').hidden = false;
+byId('join-cancel').addEventListener('click', () => {
+  sessionStorage.removeItem(JOIN_KEY);
+  byId('join-notice').hidden = true;
+});
 
 feedSelect.addEventListener('change', showFeed);
 input('areas').addEventListener('input', updateNameHint);

@@ -166,6 +166,7 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
 
   it('STATUS answers the ongoing outages matching the number’s subscriptions (asked of the feed), or that there is none', async () => {
     const subscription = await created(PHONE, { locationKeywords: ['Kandy'] });
+    await codeTextTo(PHONE);
     await gateway.reply(PHONE, 'YES');
     expect((await gateway.reply(PHONE, 'status')).answer).toBe('Nothing is going on for your alerts now.');
     const payload = (id: string, areas: string[]) => ({ id, feeder: 'F12', areas, timeOff: '2026-11-26T08:15:00+05:30', timeRestored: null, cause: null, estimatedRestoration: null });
@@ -230,6 +231,8 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
 
   it('delivers a notification once after a gateway 500, fitted to Sms__MaxSegments, and records its delivery report', async () => {
     const subscription = await created(PHONE);
+    // The verification text goes first: a fault scripted next is the notification's, not the code's.
+    await codeTextTo(PHONE);
     await gateway.reply(PHONE, 'YES');
     gateway.texts.length = 0;
     gateway.script({ status: 500 });
@@ -254,6 +257,8 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
 
   it('21610 (the number opted out at its carrier) fails the delivery and stops the subscription; 21211 fails it alone', async () => {
     const stopped = await created(PHONE);
+    // The verification text goes first: a fault scripted next is the notification's, not the code's.
+    await codeTextTo(PHONE);
     await gateway.reply(PHONE, 'YES');
     gateway.script({ status: 400, code: 21610 });
     await servicesOf(app()).pipeline.processNotificationEvents([outage('PO-SMS-2')], { awaitDelivery: true });

@@ -19,8 +19,8 @@ export interface SubscriptionState extends SubscriptionRecipient {
  */
 export interface SubscriptionAccess {
   find(publicId: string, trx?: Knex.Transaction): Promise<SubscriptionState | undefined>;
-  /** Active: verified and receiving. Inactive: unsubscribed (no longer awaiting verification either). */
-  setActive(subscriptionId: number, active: boolean, trx?: Knex.Transaction): Promise<void>;
+  /** Active: verified and receiving. Inactive: unsubscribed (no longer awaiting verification either). Several ids: one statement. */
+  setActive(subscriptionId: number | readonly number[], active: boolean, trx?: Knex.Transaction): Promise<void>;
   /** Which of these subscriptions are active now (one query). */
   activeAmong(subscriptionIds: readonly number[], trx?: Knex.Transaction): Promise<Set<number>>;
   /**

@@ -28,8 +28,10 @@ export function createSubscriptionAccess(db: Knex, authenticate: (request: Fasti
     },
     activeAmong: (subscriptionIds, trx) => activeAmong(trx ?? db, subscriptionIds),
     async setActive(subscriptionId, active, trx) {
+      const ids = typeof subscriptionId === 'number' ? [subscriptionId] : [...subscriptionId];
+      if (ids.length === 0) return;
       await (trx ?? db)('notification_subscriptions')
-        .where({ id: subscriptionId })
+        .whereRaw('id = ANY(?::bigint[])', [array(ids)])
         .update({ is_active: active, pending_verification: false, updated_at: (trx ?? db).fn.now() });
     },
   };

@@ -80,7 +80,7 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
     switch (intent) {
       case 'stop':
         await context.db.transaction(async (trx) => {
-          for (const id of ids) await context.subscriptions.setActive(id, false, trx);
+          await context.subscriptions.setActive(ids, false, trx);
           await forgetCodes(trx, ids);
           await cancelVerifications(trx, ids);
         });
@@ -89,7 +89,7 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
       case 'start':
         if (ids.length === 0) return `This number has no alerts here. Subscribe at ${base}/subscribe`;
         await context.db.transaction(async (trx) => {
-          for (const id of ids) await context.subscriptions.setActive(id, true, trx);
+          await context.subscriptions.setActive(ids, true, trx);
           await forgetCodes(trx, ids);
         });
         context.log.info({ subscriptions: ids.length }, 'sms START: subscriptions active');

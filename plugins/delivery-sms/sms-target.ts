@@ -56,7 +56,7 @@ export function createSmsTarget(context: SmsContext): DeliveryTarget {
       );
       const outcomes = await sending.finally(abort.dispose);
       await recordSentMessages(context.db, sent, now);
-      for (const id of stopped) await context.subscriptions.setActive(id, false);
+      await context.subscriptions.setActive(stopped, false);
       if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, 'numbers that opted out at their carrier: subscriptions stopped');
       return outcomes;
     },

@@ -92,7 +92,7 @@ export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
           return verdict.outcome;
         }),
       );
-      for (const id of stopped) await context.subscriptions.setActive(id, false);
+      await context.subscriptions.setActive(stopped, false);
       if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, 'receivers answered 410 Gone: webhook subscriptions stopped');
       return outcomes;
     },

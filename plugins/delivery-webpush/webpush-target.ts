@@ -105,10 +105,8 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
           return verdict.outcome;
         }),
       );
-      for (const id of stopped) {
-        await context.subscriptions.setActive(id, false);
-        keysOf.delete(id);
-      }
+      await context.subscriptions.setActive(stopped, false);
+      for (const id of stopped) keysOf.delete(id);
       if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, "push services said browsers' subscriptions are gone: stopped");
       return outcomes;
     },

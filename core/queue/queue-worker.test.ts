@@ -105,4 +105,40 @@ describe('QueueWorker: the timer for the next due item', () => {
     expect(asked).toBe(3);
     await worker.stop();
   });
+
+  it('a drain asked for while the last pass asks for the next due time still gets a pass of its own (a wake-up is never lost)', async () => {
+    const clock = { now: 0 };
+    const { store, due, worked } = memoryStore(clock);
+    let release: () => void = () => {};
+    let askedOnce = false;
+    const asked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let answer: (() => void) | undefined;
+    // The first drain's closing question is held open: the item committed meanwhile must not wait for the sweep.
+    const slow: LeasedQueueStore<string, string> = {
+      ...store,
+      nextDueInMs: async () => {
+        if (!askedOnce) {
+          askedOnce = true;
+          release();
+          await new Promise<void>((resolve) => {
+            answer = resolve;
+          });
+        }
+        return store.nextDueInMs();
+      },
+    };
+    const worker = workerOn(slow, 60);
+    worker.start();
+    const first = worker.drain();
+    await asked;
+    due.set('committed meanwhile', 0);
+    const second = worker.drain();
+    answer?.();
+    await first;
+    await second;
+    expect(worked).toEqual(['committed meanwhile']);
+    await worker.stop();
+  });
 });

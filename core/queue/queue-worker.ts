@@ -92,17 +92,20 @@ export class QueueWorker<TItem, TOutcome> {
   }
 
   async #run(): Promise<void> {
-    while (this.#requested && !this.stopped) {
-      this.#requested = false;
-      try {
-        await this.#drainOnce();
-      } catch (err) {
-        this.#options.log.error({ err, queue: this.name }, 'queue drain failed; the next sweep tries again');
+    // A drain() while the timer is armed (the loop still looks busy) asks for one more pass: it is never lost.
+    do {
+      while (this.#requested && !this.stopped) {
+        this.#requested = false;
+        try {
+          await this.#drainOnce();
+        } catch (err) {
+          this.#options.log.error({ err, queue: this.name }, 'queue drain failed; the next sweep tries again');
+        }
       }
-    }
-    if (this.#started && !this.stopped) {
-      await this.#armTimer().catch((err: unknown) => this.#options.log.warn({ err, queue: this.name }, 'next due time unknown'));
-    }
+      if (this.#started && !this.stopped) {
+        await this.#armTimer().catch((err: unknown) => this.#options.log.warn({ err, queue: this.name }, 'next due time unknown'));
+      }
+    } while (this.#requested && !this.stopped);
   }
 
   async #drainOnce(): Promise<void> {

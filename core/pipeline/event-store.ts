@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
 import { insertInChunks } from '../db/bulk-insert.ts';
+import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -41,9 +42,11 @@ export interface SubscriptionRow {
   feed_id: string;
   destination: string;
   scope: SubscriptionScope;
+  /** What the subscriber decided (quiet hours, language, zone): `{}` when nothing. */
+  preferences?: SubscriberPreferences | null;
 }
 
-const PAGE_COLUMNS = ['id', 'provider', 'public_id', 'display_name', 'feed_id', 'destination', 'scope'];
+const PAGE_COLUMNS = ['id', 'provider', 'public_id', 'display_name', 'feed_id', 'destination', 'scope', 'preferences'];
 const FILTER_TEXT = 'filter_json::text AS filter_text';
 
 /**

@@ -6,12 +6,12 @@ import type { Knex } from 'knex';
  * rows it removed (0: nothing is left).
  */
 
-/** Settled ledger rows (delivered, failed, superseded) created before the cutoff. */
+/** Settled ledger rows (delivered, failed, superseded, merged into a catch-up) created before the cutoff. */
 export async function deleteSettledDeliveries(db: Knex, cutoff: Date, limit: number): Promise<number> {
   const result = await db.raw(
     `DELETE FROM notification_delivery_ledger WHERE id IN (
        SELECT id FROM notification_delivery_ledger
-        WHERE status IN ('delivered', 'failed', 'superseded') AND created_at < ?
+        WHERE status IN ('delivered', 'failed', 'superseded', 'merged') AND created_at < ?
         ORDER BY created_at LIMIT ?)`,
     [cutoff, limit],
   );

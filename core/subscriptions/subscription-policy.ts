@@ -4,6 +4,7 @@ import { stripBidiControls } from '../plugin-api/user-text.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { FILTER_FIELD_OF, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -68,4 +69,24 @@ export function authorizeAccess(subject: AccessSubject, caller: Caller, manageTo
     throw new Errors.Forbidden('this subscription belongs to someone else');
   }
   throw new Errors.Unauthorized('send the X-Subscription-Token header or a bearer token');
+}
+
+/** A zone this runtime knows, or a 400 naming the field. */
+function checkZone(zone: string, field: string): void {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new Errors.InvalidField(`${field}: "${zone}" is not an IANA time zone (such as Asia/Colombo)`);
+  }
+}
+
+/** What the JSON schema cannot know of preferences: real zones, and quiet hours that are not empty. Throws a 400 naming the field. */
+export function checkPreferences(preferences: SubscriberPreferences): SubscriberPreferences {
+  if (preferences.timeZone !== undefined) checkZone(preferences.timeZone, 'body/preferences/timeZone');
+  const quiet = preferences.quietHours;
+  if (quiet) {
+    if (quiet.timeZone !== undefined) checkZone(quiet.timeZone, 'body/preferences/quietHours/timeZone');
+    if (quiet.start === quiet.end) throw new Errors.InvalidField('body/preferences/quietHours/end must differ from start (a start after the end wraps midnight)');
+  }
+  return preferences;
 }

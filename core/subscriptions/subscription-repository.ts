@@ -3,6 +3,7 @@ import { pgArray as array } from '../db/pg-array.ts';
 import type { UsageByKey } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -12,6 +13,7 @@ export interface SubscriptionRecord {
   display_name: string;
   feed_id: string;
   filter_json: SubscriptionFilter;
+  preferences: SubscriberPreferences;
   provider: string;
   destination: string;
   scope: SubscriptionScope;
@@ -48,10 +50,15 @@ export async function activeAmong(db: Db, subscriptionIds: readonly number[]): P
 }
 
 /** Changes what a subscriber may change (its name, its filter); answers the row as stored. */
-export async function updateSubscription(db: Db, id: number, change: { display_name?: string; filter_json?: SubscriptionFilter }): Promise<SubscriptionRecord> {
+export async function updateSubscription(
+  db: Db,
+  id: number,
+  change: { display_name?: string; filter_json?: SubscriptionFilter; preferences?: SubscriberPreferences },
+): Promise<SubscriptionRecord> {
   const values: Record<string, unknown> = { updated_at: db.fn.now() };
   if (change.display_name !== undefined) values.display_name = change.display_name;
   if (change.filter_json !== undefined) values.filter_json = JSON.stringify(change.filter_json);
+  if (change.preferences !== undefined) values.preferences = JSON.stringify(change.preferences);
   const [row] = await db(TABLE).where({ id }).update(values).returning('*');
   return row as SubscriptionRecord;
 }
@@ -61,12 +68,12 @@ export async function deleteSubscription(db: Db, id: number): Promise<void> {
 }
 
 const NEW_COLUMNS = [
-  'public_id', 'display_name', 'feed_id', 'filter_json', 'provider', 'destination', 'scope', 'is_active', 'pending_verification',
+  'public_id', 'display_name', 'feed_id', 'filter_json', 'preferences', 'provider', 'destination', 'scope', 'is_active', 'pending_verification',
   'owner_user_id', 'created_ip', 'manage_token_hash',
 ] as const;
 // The arrays' types (the filter goes as text and is cast in the statement).
 const COLUMN_TYPES: Record<(typeof NEW_COLUMNS)[number], string> = {
-  public_id: 'text', display_name: 'text', feed_id: 'text', filter_json: 'text', provider: 'text', destination: 'text', scope: 'text',
+  public_id: 'text', display_name: 'text', feed_id: 'text', filter_json: 'text', preferences: 'text', provider: 'text', destination: 'text', scope: 'text',
   is_active: 'boolean', pending_verification: 'boolean', owner_user_id: 'text', created_ip: 'text', manage_token_hash: 'text',
 };
 
@@ -139,7 +146,7 @@ export async function insertCreated(
 ): Promise<SubscriptionRecord[]> {
   if (creates.length === 0) return [];
   const columns = NEW_COLUMNS.map((column) =>
-    creates.map(({ row }) => (column === 'filter_json' ? JSON.stringify(row.filter_json) : row[column])),
+    creates.map(({ row }) => (column === 'filter_json' || column === 'preferences' ? JSON.stringify(row[column]) : row[column])),
   );
   const tally = (keys: Array<string | null>) => {
     const counts = new Map<string, number>();
@@ -158,7 +165,7 @@ export async function insertCreated(
        SELECT address, ?::date, n FROM unnest(?::text[], ?::int[]) AS v(address, n)
        ON CONFLICT (address_sha256, day) DO UPDATE SET count = subscription_verification_counters.count + excluded.count)
      INSERT INTO notification_subscriptions (${NEW_COLUMNS.join(', ')})
-     SELECT ${NEW_COLUMNS.map((column) => (column === 'filter_json' ? 'filter_json::jsonb' : column)).join(', ')}
+     SELECT ${NEW_COLUMNS.map((column) => (column === 'filter_json' || column === 'preferences' ? `${column}::jsonb` : column)).join(', ')}
        FROM unnest(${NEW_COLUMNS.map((column) => `?::${COLUMN_TYPES[column]}[]`).join(', ')}) AS n(${NEW_COLUMNS.join(', ')})
      RETURNING *`,
     [day, array(createIps), array(createCounts), day, array(verified), array(verifiedCounts), ...columns.map(array)],

@@ -14,6 +14,23 @@ export const FilterSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Local wall-clock time, HH:MM (24-hour).' });
+const Zone = Type.String({ minLength: 1, maxLength: 64, description: 'An IANA time zone, such as Asia/Colombo.' });
+
+/** What a subscriber decides: quiet hours (urgent alerts still come at once) and the zone their times are written in. */
+export const PreferencesSchema = Type.Object(
+  {
+    quietHours: Type.Optional(
+      Type.Object(
+        { start: LocalTime, end: LocalTime, timeZone: Type.Optional(Zone) },
+        { additionalProperties: false, description: 'Alerts that are not urgent wait until the end, then come as one catch-up message. A start after the end wraps midnight.' },
+      ),
+    ),
+    timeZone: Type.Optional(Zone),
+  },
+  { additionalProperties: false },
+);
+
 /** Extra properties targets declare (of a create's `delivery`, of its answer): each optional, the first declaration of a name wins. */
 export type DeclaredProperties = Readonly<Record<string, TSchema>>;
 
@@ -25,6 +42,7 @@ export function createBodySchema(providers: readonly string[], deliveryPropertie
       displayName: Name,
       feedId: Type.String({ minLength: 1, maxLength: 100 }),
       filter: Type.Optional(FilterSchema),
+      preferences: Type.Optional(PreferencesSchema),
       delivery: Type.Object(
         {
           // With no delivery target installed there is nothing to list: the service answers "not available".
@@ -48,8 +66,15 @@ export function createBodySchema(providers: readonly string[], deliveryPropertie
 
 /** PATCH: what a subscriber may change; at least one of them. */
 export const UpdateBodySchema = Type.Object(
-  { displayName: Type.Optional(Name), filter: Type.Optional(FilterSchema) },
-  { additionalProperties: false, minProperties: 1, examples: [{ displayName: 'Home', filter: { locationKeywords: ['Kandy', 'Peradeniya'], eventTypes: ['NewOutage', 'Restoration'] } }] },
+  { displayName: Type.Optional(Name), filter: Type.Optional(FilterSchema), preferences: Type.Optional(PreferencesSchema) },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [
+      { displayName: 'Home', filter: { locationKeywords: ['Kandy', 'Peradeniya'], eventTypes: ['NewOutage', 'Restoration'] } },
+      { preferences: { quietHours: { start: '22:00', end: '06:30', timeZone: 'Asia/Colombo' } } },
+    ],
+  },
 );
 
 export const SubscriptionSchema = Type.Object({
@@ -57,6 +82,7 @@ export const SubscriptionSchema = Type.Object({
   displayName: Type.String(),
   feedId: Type.String(),
   filter: FilterSchema,
+  preferences: PreferencesSchema,
   delivery: Type.Object({ provider: Type.String(), destination: Type.String() }),
   scope: Type.String(),
   isActive: Type.Boolean(),

@@ -13,12 +13,14 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { GroupCommit, type ItemOutcome } from '../db/group-commit.ts';
 import { addressLimitsApply, judgeCreates, type CreateCandidate, type SubscriptionLimits } from './create-limits.ts';
 import * as repo from './subscription-repository.ts';
-import { authorizeAccess, checkDisplayName, checkFilterAgainstFeed, hashToken } from './subscription-policy.ts';
+import { authorizeAccess, checkDisplayName, checkFilterAgainstFeed, checkPreferences, hashToken } from './subscription-policy.ts';
+import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 export interface CreateRequest {
   displayName: string;
   feedId: string;
   filter?: SubscriptionFilter;
+  preferences?: SubscriberPreferences;
   /** A target's own properties (as its manifest declares them) come beside these. */
   delivery: { provider: string; destination?: string; readonly [property: string]: unknown };
 }
@@ -27,6 +29,7 @@ export interface CreateRequest {
 export interface UpdateRequest {
   displayName?: string;
   filter?: SubscriptionFilter;
+  preferences?: SubscriberPreferences;
 }
 
 export interface SubscriptionView {
@@ -34,6 +37,7 @@ export interface SubscriptionView {
   displayName: string;
   feedId: string;
   filter: SubscriptionFilter;
+  preferences: SubscriberPreferences;
   delivery: { provider: string; destination: string };
   scope: string;
   isActive: boolean;
@@ -106,6 +110,7 @@ export class SubscriptionService {
       displayName: row.display_name,
       feedId: row.feed_id,
       filter: row.filter_json ?? {},
+      preferences: row.preferences ?? {},
       delivery: { provider: row.provider, destination: row.destination },
       scope: row.scope,
       isActive: row.is_active,
@@ -161,6 +166,7 @@ export class SubscriptionService {
         display_name: displayName,
         feed_id: request.feedId,
         filter_json: filter,
+        preferences: checkPreferences(request.preferences ?? {}),
         provider: request.delivery.provider,
         destination,
         scope,
@@ -266,7 +272,8 @@ export class SubscriptionService {
     const row = await this.get(publicId, caller, manageToken);
     const displayName = change.displayName === undefined ? undefined : checkDisplayName(change.displayName);
     if (change.filter !== undefined) checkFilterAgainstFeed(row.feed_id, this.#deps.registry.catalogFeed(row.feed_id), change.filter);
-    const updated = await repo.updateSubscription(this.#deps.db, Number(row.id), { display_name: displayName, filter_json: change.filter });
+    const preferences = change.preferences === undefined ? undefined : checkPreferences(change.preferences);
+    const updated = await repo.updateSubscription(this.#deps.db, Number(row.id), { display_name: displayName, filter_json: change.filter, preferences });
     return this.view(updated);
   }
 

@@ -50,12 +50,18 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
   const settings = platform.config.NotificationPipeline;
   const coalesced = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Set(m.coalescedEventTypes ?? [])]));
   const supersedes = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Map(Object.entries(m.supersedes ?? {}))]));
+  const urgent = new Map(platform.feeds.all().map((info) => [info.id, new Set(info.urgentEventTypes)]));
   const rules: FanoutRules = {
     filters: new FilterCache(),
     installed: () => [...targets.keys()],
     coalescedTypes: (feedId) => coalesced.get(feedId) ?? new Set(),
     supersededTypes: (feedId, eventType) => supersedes.get(feedId)?.get(eventType) ?? [],
     cooldownSeconds: settings.CooldownSeconds,
+    quiet: {
+      now: platform.now,
+      urgentTypes: (feedId) => urgent.get(feedId) ?? new Set(),
+      zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC',
+    },
   };
   const dispatcher = new DeliveryDispatcher({
     db,

@@ -4,6 +4,7 @@ import { feedMonitorWorker } from '../feeds/feed-monitor-runner.ts';
 import { DISPATCHER_QUEUE } from '../pipeline/delivery/delivery-dispatcher.ts';
 import { EXPANDER_QUEUE } from '../pipeline/fanout/fanout-expander.ts';
 import { retentionWorker } from '../retention/retention-worker.ts';
+import { catchUpWorker } from '../pipeline/quiet-hours/catch-up-release.ts';
 import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
 import type { Wiring } from './services.ts';
 
@@ -32,6 +33,12 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       const names = pipelineOn ? undefined : queues.names().filter((name) => !PIPELINE_QUEUES.includes(name));
       for (const sweep of queues.start({ sweeps: true, names })) scheduler.register(sweep);
       scheduler.register(retentionWorker(db, platform.config.Retention, platform.now));
+      if (pipelineOn) {
+        const { dispatcher } = wiring.delivery;
+        scheduler.register(
+          catchUpWorker({ db, now: platform.now, zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC', notifyDispatch: (trx) => dispatcher.notify(trx) }),
+        );
+      }
       for (const manifest of platform.registry.feeds) {
         const context = feedContexts.get(manifest.id)!;
         if (!pipelineOn || !platform.monitors.get(manifest.id)!.Enabled) continue;

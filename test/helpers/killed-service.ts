@@ -52,6 +52,7 @@ export async function killScene(plugins: string[], extraEnv: Record<string, stri
   });
   const observer = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
   return {
+    database,
     feed,
     push,
     env,

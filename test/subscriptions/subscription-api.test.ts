@@ -198,11 +198,23 @@ describe('subscription API', () => {
       expect((await patch({ displayName: 'By its owner' }, bearer({ sub: 'owner-1' }))).statusCode).toBe(200);
     });
 
+    it('PATCH sets quiet hours and a zone (kept with the subscription, shown back), and {} clears them', async () => {
+      const preferences = { quietHours: { start: '22:00', end: '06:30', timeZone: 'Asia/Colombo' }, timeZone: 'Asia/Colombo' };
+      const changed = await patch({ preferences });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json().preferences).toEqual(preferences);
+      expect((await get({ 'x-subscription-token': manageToken })).json().preferences).toEqual(preferences);
+      expect((await patch({ preferences: {} })).json().preferences).toEqual({});
+    });
+
     it.each<[string, unknown, Record<string, string> | undefined, number, RegExp]>([
       ['an event type the feed does not emit', { filter: { eventTypes: ['Earthquake'] } }, undefined, 400, /body\/filter\/eventTypes\/0/],
       ['a name of a new line', { displayName: 'a\nb' }, undefined, 400, /body\/displayName/],
       ['the delivery', { delivery: { provider: 'Email', destination: 'x@example.org' } }, undefined, 400, /delivery/],
-      ['preferences, not taken yet', { preferences: { language: 'si' } }, undefined, 400, /preferences/],
+      ['quiet hours in a zone that does not exist', { preferences: { quietHours: { start: '22:00', end: '06:00', timeZone: 'Mars/Olympus' } } }, undefined, 400, /body\/preferences\/quietHours\/timeZone/],
+      ['quiet hours that end where they start', { preferences: { quietHours: { start: '22:00', end: '22:00' } } }, undefined, 400, /body\/preferences\/quietHours\/end/],
+      ['a quiet-hours time that is no time', { preferences: { quietHours: { start: '24:00', end: '06:00' } } }, undefined, 400, /preferences\/quietHours\/start/],
+      ['a preference there is none of', { preferences: { colour: 'red' } }, undefined, 400, /preferences/],
       ['nothing to change', {}, undefined, 400, /body/],
       ['no credentials', { displayName: 'x' }, {}, 401, /token/],
       ['another user', { displayName: 'x' }, bearer({ sub: 'someone-else' }), 403, /someone else/],

@@ -3,6 +3,8 @@ import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
 import type { SubscriptionRow } from '../event-store.ts';
 import { claimEvents, coalesceClaims, supersedeWaiting, type ClaimTarget } from '../ledger/ledger-claims.ts';
 import type { FilterCache } from '../matching/subscription-filter.ts';
+import { holdClaims, quietHoursOf } from '../quiet-hours/hold-claims.ts';
+import { holdUntil } from '../quiet-hours/quiet-hours.ts';
 
 /** A stored event as fan-out sees it. */
 export interface FanoutEvent {
@@ -20,6 +22,16 @@ export interface FanoutRules {
   /** The types of waiting rows of the same item that an event of this type supersedes (the feed's manifest, `supersedes`). */
   supersededTypes(feedId: string, eventType: string): readonly string[];
   readonly cooldownSeconds: number;
+  /** Quiet hours: the service clock, and each feed's urgent types and zone. Without it nothing is held. */
+  readonly quiet?: QuietRules;
+}
+
+export interface QuietRules {
+  now(): Date;
+  /** Types delivered at once even in quiet hours (the feed's manifest `urgentEventTypes`). */
+  urgentTypes(feedId: string): ReadonlySet<string>;
+  /** The feed's zone: quiet hours without a zone of their own are in it. */
+  zoneOf(feedId: string): string;
 }
 
 export interface ClaimedPage {
@@ -83,8 +95,22 @@ export async function claimPage(
   await coalesceClaims(trx, rows.filter((row) => coalesced.has(typeOf(row))).map((row) => row.id), rules.cooldownSeconds);
   const superseding = rows.flatMap((row) => rules.supersededTypes(feedId, typeOf(row)).map((eventType) => ({ id: row.id, eventType })));
   await supersedeWaiting(trx, superseding);
+  // Inside a subscriber's quiet hours a type that is not urgent is held for the catch-up (never a /test).
+  const held = new Set<number>();
+  if (rules.quiet && !matchAll) {
+    const now = rules.quiet.now();
+    const urgent = rules.quiet.urgentTypes(feedId);
+    const zone = rules.quiet.zoneOf(feedId);
+    const holds = rows.flatMap((row) => {
+      const until = holdUntil(typeOf(row), urgent, quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
+      return until ? [{ id: row.id, until }] : [];
+    });
+    await holdClaims(trx, holds, now);
+    for (const hold of holds) held.add(hold.id);
+  }
+  const delivered = rows.filter((row) => !held.has(row.id));
   const leased: LeasedClaim[] = leaseTo
-    ? rows.filter((row) => leasedEvents.has(row.event)).map((row) => ({ ledgerId: row.id, eventId: events[row.event].eventId, subscription: byId.get(row.subscriptionId)! }))
+    ? delivered.filter((row) => leasedEvents.has(row.event)).map((row) => ({ ledgerId: row.id, eventId: events[row.event].eventId, subscription: byId.get(row.subscriptionId)! }))
     : [];
-  return { claimedIds: rows.map((row) => row.id).sort((a, b) => a - b), matched, leased };
+  return { claimedIds: delivered.map((row) => row.id).sort((a, b) => a - b), matched, leased };
 }

@@ -7,9 +7,11 @@ import type { Knex } from 'knex';
  * later one, or a waiting row a later event made pointless: a manifest's
  * `supersedes`); `retrying` waits for its next attempt; `queued` is held by
  * a transactional target (the email outbox) until it settles it delivered
- * or failed.
+ * or failed. `held` waits for the end of its subscriber's quiet hours; it
+ * then becomes `merged` into one catch-up row (`CatchUp`), which is
+ * delivered like any other.
  */
-export const LEDGER_STATUSES = ['pending', 'delivering', 'retrying', 'queued', 'delivered', 'failed', 'superseded'] as const;
+export const LEDGER_STATUSES = ['pending', 'delivering', 'retrying', 'queued', 'delivered', 'failed', 'superseded', 'held', 'merged'] as const;
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
 
 export interface DeliveryListQuery {

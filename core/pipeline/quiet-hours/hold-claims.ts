@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import { pgArray as array } from '../../db/pg-array.ts';
+import type { SubscriberPreferences } from '../../plugin-api/preferences.ts';
+import type { QuietHours } from './quiet-hours.ts';
+
+/** A subscription's quiet hours with their zone resolved (theirs, the subscriber's zone, else the feed's), or null. */
+export function quietHoursOf(preferences: SubscriberPreferences | null | undefined, feedZone: string): QuietHours | null {
+  const quiet = preferences?.quietHours;
+  if (!quiet) return null;
+  return { start: quiet.start, end: quiet.end, timeZone: quiet.timeZone ?? preferences?.timeZone ?? feedZone };
+}
+
+/**
+ * Holds freshly claimed rows until their quiet hours end (in the claim's
+ * transaction, `now` on the service clock): `held`, never leased, whatever the claim made of them; the
+ * catch-up release takes them from there.
+ */
+export async function holdClaims(trx: Knex.Transaction, holds: ReadonlyArray<{ id: number; until: Date }>, now: Date): Promise<void> {
+  if (holds.length === 0) return;
+  await trx.raw(
+    `UPDATE notification_delivery_ledger l
+        SET status = 'held', held_at = ?::timestamptz, held_until = v.until, attempts = 0, lease_token = NULL, lease_until = NULL
+       FROM unnest(?::bigint[], ?::timestamptz[]) AS v(id, until)
+      WHERE l.id = v.id`,
+    [now.toISOString(), array(holds.map((hold) => hold.id)), array(holds.map((hold) => hold.until.toISOString()))],
+  );
+}

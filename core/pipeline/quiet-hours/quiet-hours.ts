@@ -1,0 +1,125 @@
+import { TZDate } from '@date-fns/tz';
+import { NOTIFICATION_PRIORITIES, type RenderedNotification } from '../../plugin-api/feed-types.ts';
+import { formatClockTime } from '../../plugin-api/time-format.ts';
+
+/**
+ * Quiet hours (a subscriber's `preferences.quietHours`), pure: the clock,
+ * the window and the held deliveries are inputs.
+ *
+ * Decisions:
+ * - The window is local wall-clock time in its zone, `start` included and
+ *   `end` excluded; a window whose start is after its end wraps midnight
+ *   (22:00–06:30). Start and end are never equal (the API refuses it).
+ * - Whether `now` is inside is read from the local time at `now`, so a
+ *   clock change inside the window is just the time it shows.
+ * - The end is the first instant the local clock shows `end` after the
+ *   window began. A spring-forward gap that skips `end` moves it forward by
+ *   the gap (02:30 skipped: 03:30); in the fall-back hour the first
+ *   02:30 counts. An end already past (in a repeated hour) is no hold.
+ * - Urgent types (the feed's manifest `urgentEventTypes`) are never held.
+ * - The catch-up holds one line per source item (its sequence id), in the
+ *   order the items first came: the latest state's title, with the time of
+ *   its first and of its last change when there were several. Its priority
+ *   is the highest of those latest states.
+ */
+export interface QuietHours {
+  /** `HH:MM`, local. */
+  readonly start: string;
+  readonly end: string;
+  /** IANA zone of the two times. */
+  readonly timeZone: string;
+}
+
+const minutesOf = (time: string) => {
+  const [hour, minute] = time.split(':').map(Number);
+  return hour * 60 + minute;
+};
+
+const partsFormat = new Map<string, Intl.DateTimeFormat>();
+function localParts(now: Date, timeZone: string): { date: string; minutes: number } {
+  let format = partsFormat.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    if (partsFormat.size < 500) partsFormat.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(now).map((part) => [part.type, part.value]));
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
+}
+
+/** The local date after `date` (`yyyy-mm-dd`). */
+function nextDate(date: string): string {
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+/** The instant of a local wall-clock time; a time a spring-forward gap skips moves forward by the gap. */
+function instantOf(date: string, time: string, timeZone: string): Date {
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  return new Date(new TZDate(year, month - 1, day, hour, minute, 0, timeZone).getTime());
+}
+
+/** When the quiet hours around `now` end, or null when `now` is outside them (or there are none). */
+export function quietUntil(quiet: QuietHours | null | undefined, now: Date): Date | null {
+  if (!quiet) return null;
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  if (start === end) return null;
+  const local = localParts(now, quiet.timeZone);
+  let endDate: string | null = null;
+  if (start < end) {
+    if (local.minutes >= start && local.minutes < end) endDate = local.date;
+  } else if (local.minutes >= start) {
+    endDate = nextDate(local.date);
+  } else if (local.minutes < end) {
+    endDate = local.date;
+  }
+  if (endDate === null) return null;
+  const until = instantOf(endDate, quiet.end, quiet.timeZone);
+  return until.getTime() > now.getTime() ? until : null;
+}
+
+/** Whether a delivery of this type is held now, and until when (null: it goes at once). */
+export function holdUntil(eventType: string, urgentTypes: ReadonlySet<string>, quiet: QuietHours | null | undefined, now: Date): Date | null {
+  if (urgentTypes.has(eventType)) return null;
+  return quietUntil(quiet, now);
+}
+
+/** A delivery held by quiet hours, as its release sees it. */
+export interface HeldDelivery {
+  readonly ledgerId: number;
+  /** When it was held (the ledger row's creation): the time of that change. */
+  readonly heldAt: Date;
+  readonly rendered: RenderedNotification;
+}
+
+/** One line of single-line text: no line break, tab or control character from a feed's title survives. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** The one message a subscription gets for what its quiet hours held; times in `timeZone`. */
+export function catchUpMessage(held: readonly HeldDelivery[], timeZone: string, sequenceId: string): RenderedNotification {
+  if (held.length === 0) throw new Error('a catch-up needs at least one held delivery');
+  const items = new Map<string, HeldDelivery[]>();
+  for (const delivery of [...held].sort((a, b) => a.heldAt.getTime() - b.heldAt.getTime() || a.ledgerId - b.ledgerId)) {
+    const list = items.get(delivery.rendered.sequenceId);
+    if (list) list.push(delivery);
+    else items.set(delivery.rendered.sequenceId, [delivery]);
+  }
+  const lines: string[] = [];
+  let priority = 0;
+  for (const changes of items.values()) {
+    const latest = changes.reduce((a, b) => (b.ledgerId > a.ledgerId ? b : a));
+    const first = changes[0].heldAt;
+    const last = changes.at(-1)!.heldAt;
+    const times = changes.length === 1 ? formatClockTime(first, timeZone) : `${formatClockTime(first, timeZone)} and ${formatClockTime(last, timeZone)}`;
+    lines.push(`${oneLine(latest.rendered.title)} (${changes.length === 1 ? 'at' : `${changes.length} changes, at`} ${times})`);
+    priority = Math.max(priority, NOTIFICATION_PRIORITIES.indexOf(latest.rendered.priority));
+  }
+  return {
+    title: `While you were away: ${lines.length === 1 ? '1 update' : `${lines.length} updates`}`,
+    body: lines.join('\n'),
+    sequenceId,
+    tags: ['zzz'],
+    priority: NOTIFICATION_PRIORITIES[priority] ?? 'Default',
+  };
+}

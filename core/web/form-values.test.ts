@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequest, updateRequest, deliveredBy, derivedName, eventTypeWords, splitList, withDestination } from './static/form-values.js';
+import { createRequest, updateRequest, deliveredBy, derivedName, eventTypeWords, preferencesChange, quietHoursWords, splitList, withDestination } from './static/form-values.js';
 
 const powerOutages = { id: 'utility.power-outages', displayName: 'Power outages', eventTypes: ['NewOutage', 'Restoration'], filterableFields: ['Feeder', 'Area', 'Keywords'] };
 const blank = { feedId: powerOutages.id, areas: '', feeders: '', keywords: '', eventTypes: [], provider: 'Push', destination: '', name: '' };
@@ -85,5 +85,19 @@ describe('the subscribe form, as a create request', () => {
     expect(deliveredBy(email, { provider: 'Email', destination: 'me@example.org' })).toBe('Email to me@example.org');
     expect(deliveredBy(push, { provider: 'Push', destination: 'np-abc' })).toBe('Push notification');
     expect(deliveredBy(undefined, { provider: 'Gone', destination: 'x' })).toBe('Gone');
+  });
+
+  it.each<[string, object | undefined, { on: boolean; start: string; end: string }, object]>([
+    ['quiet hours switched on take this browser\'s zone', undefined, { on: true, start: '22:00', end: '06:30' }, { quietHours: { start: '22:00', end: '06:30', timeZone: 'Asia/Colombo' } }],
+    ['changed hours keep the zone they had', { quietHours: { start: '21:00', end: '06:00', timeZone: 'Europe/London' } }, { on: true, start: '23:00', end: '07:00' }, { quietHours: { start: '23:00', end: '07:00', timeZone: 'Europe/London' } }],
+    ['switched off: none, the other preferences kept', { quietHours: { start: '21:00', end: '06:00' }, timeZone: 'UTC' }, { on: false, start: '21:00', end: '06:00' }, { timeZone: 'UTC' }],
+    ['a blank time is none', {}, { on: true, start: '', end: '06:00' }, {}],
+  ])('preferencesChange: %s', (_case, current, quiet, expected) => {
+    expect(preferencesChange(current, quiet, 'Asia/Colombo')).toEqual(expected);
+  });
+
+  it('quietHoursWords says the hours and their zone, or None', () => {
+    expect(quietHoursWords({ quietHours: { start: '22:00', end: '06:30' } }, 'Asia/Colombo')).toBe('22:00 to 06:30 (Asia/Colombo); urgent alerts still come at once');
+    expect(quietHoursWords({}, 'UTC')).toBe('None');
   });
 });

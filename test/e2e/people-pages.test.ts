@@ -244,6 +244,30 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(stored).toMatchObject({ displayName: 'After', filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: expect.arrayContaining(['Restoration']) } });
   });
 
+  it('manage page: quiet hours are set through "Change" (in this browser\'s zone), shown in the details, and switched off again', async () => {
+    const created = (await create({ displayName: 'Nights', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
+    const read = () => fetch(`${baseUrl}/api/notification-subscriptions/${created.publicId}`, { headers: { 'x-subscription-token': created.manageToken } }).then((r) => r.json() as Promise<{ preferences: object }>);
+    const page = await open(manageUrl(created), PHONE);
+    await expect.poll(() => page.locator('#details').textContent(), SLOW).toContain('Quiet hoursNone');
+    await page.getByRole('button', { name: 'Change' }).click();
+    await page.getByRole('checkbox', { name: /Hold alerts that are not urgent/ }).check();
+    await page.getByLabel('From').fill('22:00');
+    await page.getByLabel('Until').fill('06:30');
+    expect((await widths(page)).page).toBeLessThanOrEqual(390);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Saved/);
+    const zone = await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone');
+    expect((await read()).preferences).toEqual({ quietHours: { start: '22:00', end: '06:30', timeZone: zone } });
+    expect(await page.locator('#details').textContent()).toContain(`Quiet hours22:00 to 06:30 (${zone})`);
+
+    await page.getByRole('button', { name: 'Change' }).click();
+    expect(await page.getByRole('checkbox', { name: /Hold alerts that are not urgent/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel('From').inputValue()).toBe('22:00');
+    await page.getByRole('checkbox', { name: /Hold alerts that are not urgent/ }).uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await read()).preferences, SLOW).toEqual({});
+  });
+
   it('one link, several alerts: /manage lists them all, each manage page lists the others, and subscribing from there joins them', async () => {
     const first = (await create({ displayName: 'Home', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
     const joined = await fetch(`${baseUrl}/api/notification-subscriptions`, {

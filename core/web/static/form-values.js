@@ -155,3 +155,33 @@ export function deliveredBy(provider, delivery) {
   if (!provider) return delivery.provider;
   return provider.destination.required ? `${provider.displayName} to ${delivery.destination}` : provider.displayName;
 }
+
+/**
+ * @typedef {{ start: string, end: string, timeZone?: string }} QuietHours
+ * @typedef {{ quietHours?: QuietHours, timeZone?: string }} Preferences
+ */
+
+/**
+ * The preferences a PATCH sends from the manage page's quiet-hours fields: the others kept as they
+ * are; quiet hours in the zone they had, else this browser's; switched off (or left blank): none.
+ * @param {Preferences | undefined} current
+ * @param {{ on: boolean, start: string, end: string }} quiet
+ * @param {string} browserZone
+ * @returns {Preferences}
+ */
+export function preferencesChange(current, quiet, browserZone) {
+  const { quietHours, ...rest } = current ?? {};
+  if (!quiet.on || quiet.start === '' || quiet.end === '') return rest;
+  return { ...rest, quietHours: { start: quiet.start, end: quiet.end, timeZone: quietHours?.timeZone ?? browserZone } };
+}
+
+/**
+ * Quiet hours in words for the manage page: `22:00 to 06:30 (Asia/Colombo)`, or `None`.
+ * @param {Preferences | undefined} preferences
+ * @param {string} feedZone the zone quiet hours without one of their own are in
+ */
+export function quietHoursWords(preferences, feedZone) {
+  const quiet = preferences?.quietHours;
+  if (!quiet) return 'None';
+  return `${quiet.start} to ${quiet.end} (${quiet.timeZone ?? preferences?.timeZone ?? feedZone}); urgent alerts still come at once`;
+}

@@ -3,7 +3,7 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { deliveredBy, eventTypeChoices, eventTypeLabel, updateRequest } from './form-values.js';
+import { deliveredBy, eventTypeChoices, eventTypeLabel, preferencesChange, quietHoursWords, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
@@ -14,6 +14,7 @@ import { forgetBrowser } from './browser-push.js';
  * @typedef {import('./form-values.js').Provider} Provider
  * @typedef {{ publicId: string, displayName: string, feedId: string, isActive: boolean, subscribeUrl: string | null, subscribeSteps: string[], createdAt: string,
  *   filter: { feeders?: string[], locationKeywords?: string[], keywords?: string[], eventTypes?: string[] },
+ *   preferences?: import('./form-values.js').Preferences,
  *   delivery: { provider: string, destination: string } }} Subscription
  */
 
@@ -58,6 +59,7 @@ function showSubscription(shown, feed, provider) {
     ...(filter.keywords?.length ? detail('Keywords', filter.keywords.join(', ')) : []),
     ...detail('Notify me about', filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends'),
     ...detail('Delivered by', deliveredBy(provider, delivery)),
+    ...detail('Quiet hours', quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC')),
     ...detail('Status', status),
     ...detail('Created', dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),
   );
@@ -221,6 +223,12 @@ function openEdit() {
   byId('edit-areas-field').hidden = !feed.filterableFields.includes('Area');
   byId('edit-feeders-field').hidden = !feed.filterableFields.includes('Feeder');
   byId('edit-keywords-field').hidden = !feed.filterableFields.includes('Keywords');
+  const quiet = subscription.preferences?.quietHours;
+  editInput('quiet-on').checked = quiet !== undefined;
+  if (quiet) {
+    editInput('quiet-start').value = quiet.start;
+    editInput('quiet-end').value = quiet.end;
+  }
   const ticked = new Set(filter.eventTypes ?? []);
   byId('edit-type-boxes').replaceChildren(
     ...eventTypeChoices(feed).map((choice, index) =>
@@ -246,7 +254,11 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
   if (!feed) return;
   clearMessages();
   const eventTypes = /** @type {HTMLInputElement[]} */ ([...editForm.querySelectorAll('input[name="eventTypes"]:checked')]).map((box) => box.value);
-  const body = updateRequest(feed, { name: editInput('name').value, areas: editInput('areas').value, feeders: editInput('feeders').value, keywords: editInput('keywords').value, eventTypes });
+  const quiet = { on: editInput('quiet-on').checked, start: editInput('quiet-start').value, end: editInput('quiet-end').value };
+  const body = {
+    ...updateRequest(feed, { name: editInput('name').value, areas: editInput('areas').value, feeders: editInput('feeders').value, keywords: editInput('keywords').value, eventTypes }),
+    preferences: preferencesChange(subscription?.preferences, quiet, Intl.DateTimeFormat().resolvedOptions().timeZone),
+  };
   const save = /** @type {HTMLButtonElement} */ (byId('edit-save'));
   save.disabled = true;
   const answer = await callApi('PATCH', apiPath, { token, body });

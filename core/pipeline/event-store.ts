@@ -6,6 +6,26 @@ import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 type Db = Knex | Knex.Transaction;
 
+/** A stored event's own columns, as the database gives them. */
+export interface EventColumns {
+  feed_id: string;
+  event_type: string;
+  source_key: string;
+  item_key: string;
+  fields: Record<string, string>;
+  payload: unknown;
+}
+
+/** The event a stored row holds. */
+export const eventOfRow = (row: EventColumns): NotificationEvent => ({
+  feedId: row.feed_id,
+  eventType: row.event_type,
+  sourceKey: row.source_key,
+  itemKey: row.item_key,
+  fields: row.fields,
+  sourcePayload: row.payload,
+});
+
 export interface PreparedEvent {
   event: NotificationEvent;
   itemKey: string;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import { plainLines, singleLine } from '../plugin-api/user-text.ts';
+import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryDispatcher } from './delivery/delivery-dispatcher.ts';
@@ -10,17 +9,7 @@ import { insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent
 import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from './fanout/claim-page.ts';
 import type { FanoutExpander } from './fanout/fanout-expander.ts';
 import { systemDeliveryExists } from './ledger/ledger-claims.ts';
-import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
-
-/**
- * What every target, view and page is given of a rendering: a title of
- * one line and a body of plain lines, whatever a renderer let through
- * (control characters, bidirectional overrides, terminal escapes). Stored
- * so, and sent so, once for every output.
- */
-function safeText(rendered: RenderedNotification): RenderedNotification {
-  return { ...rendered, title: singleLine(rendered.title), body: plainLines(rendered.body) };
-}
+import type { FeedRendering } from './feed-rendering.ts';
 
 export interface PipelineDependencies {
   db: Knex;
@@ -30,8 +19,8 @@ export interface PipelineDependencies {
   expander: FanoutExpander;
   log: FastifyBaseLogger;
   enabled: boolean;
-  /** A feed plugin's own config sections, handed to its renderers. */
-  feedConfig(feedId: string): unknown;
+  /** Renders each event (in English, the feed's zone) for the ledger. */
+  rendering: FeedRendering;
   /** Subscriptions matched and claimed in the hand-over's transaction; the rest streams after the commit. */
   firstPageSize: number;
 }
@@ -96,11 +85,7 @@ export class NotificationPipelineService implements NotificationPipeline {
   #prepare(event: NotificationEvent): PreparedEvent {
     const feed = this.#deps.registry.feed(event.feedId);
     if (!feed) throw new Error(`ProcessNotificationEvents: unknown feed "${event.feedId}"`);
-    const rendered =
-      event.eventType === TEST_EVENT_TYPE
-        ? renderTestEvent(event)
-        : this.#deps.registry.rendererFor(event.feedId, event.eventType).render(event, { config: this.#deps.feedConfig(event.feedId) });
-    return { event, itemKey: event.itemKey ?? event.sourceKey, rendered: safeText(rendered) };
+    return { event, itemKey: event.itemKey ?? event.sourceKey, rendered: this.#deps.rendering.render(event) };
   }
 
   async #handOver(trx: Knex.Transaction, prepared: readonly PreparedEvent[], options: ProcessOptions): Promise<HandOver> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
+import type { Translate } from '../plugin-api/messages.ts';
 
 /** Core's own event type for `/test`: every feed accepts it, core renders it. */
 export const TEST_EVENT_TYPE = 'Test';
@@ -14,11 +15,12 @@ export function createTestEvent(feedId: string, feedName: string, subscriptionNa
   };
 }
 
-export function renderTestEvent(event: NotificationEvent): RenderedNotification {
+/** The test notification in the words `t` gives (core's messages in the subscriber's language). */
+export function renderTestEvent(event: NotificationEvent, t: Translate): RenderedNotification {
   const { feedName, subscriptionName } = event.sourcePayload as { feedName: string; subscriptionName: string };
   return {
-    title: `Test notification: ${subscriptionName}`,
-    body: `This is a test of your subscription to ${feedName}. Real notifications will arrive the same way.`,
+    title: t('test.title', { name: subscriptionName }),
+    body: t('test.body', { feed: feedName }),
     sequenceId: event.sourceKey,
     tags: ['test_tube'],
     priority: 'Default',

@@ -1,3 +1,4 @@
+import type { Translate } from './messages.ts';
 /** The catalog and event vocabulary shared by core and every feed plugin. */
 export const FILTERABLE_FIELDS = ['Feeder', 'Area', 'Keywords'] as const;
 export type FilterableField = (typeof FILTERABLE_FIELDS)[number];
@@ -46,6 +47,16 @@ export interface RenderedNotification {
 export interface RenderContext<TConfig> {
   /** The plugin's own configuration sections. */
   readonly config: TConfig;
+  /**
+   * The subscriber's language (a code of LOCALES); core renders each event
+   * once in English for the ledger, and again per language and zone its
+   * subscribers chose. Absent: English.
+   */
+  readonly locale?: string;
+  /** The zone to write times in: the subscriber's `preferences.timeZone`, else the feed's. Absent: the feed's own setting. */
+  readonly timeZone?: string;
+  /** A message of the plugin's own `locales/<locale>.json` (ICU MessageFormat), English where that locale has none. */
+  readonly t?: Translate;
 }
 
 /** A pure function of the event and the plugin's config: no I/O, no clock. */

@@ -7,6 +7,7 @@ export { Errors } from '../errors.ts';
 export { PLUGIN_API_VERSION } from './api-version.ts';
 export { ErrorSchema, errorResponses, noContent, pageOrError, textResponse } from '../http/response-schemas.ts';
 export * from './feed-types.ts';
+export { createTranslator, DEFAULT_LOCALE, intlLocale, isLocale, loadMessages, LOCALES, type MessageCatalog, type Translate } from './messages.ts';
 export type * from './delivery-types.ts';
 export type * from './worker-types.ts';
 export type * from './pipeline-types.ts';

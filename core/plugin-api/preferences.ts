@@ -14,4 +14,6 @@ export interface SubscriberPreferences {
   };
   /** IANA zone the subscriber's times are written in; default the feed's zone. */
   readonly timeZone?: string;
+  /** The language of everything sent for this subscription: a code of LOCALES (`en`, `si`, `ta`); default English. */
+  readonly language?: string;
 }

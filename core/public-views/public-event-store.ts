@@ -2,15 +2,10 @@ import type { Knex } from 'knex';
 import type { RenderedNotification } from '../plugin-api/feed-types.ts';
 import type { StoredNotificationEvent } from '../plugin-api/public-views.ts';
 import { TEST_EVENT_TYPE } from '../pipeline/test-event.ts';
+import { eventOfRow, type EventColumns } from '../pipeline/event-store.ts';
 
-interface EventRow {
+interface EventRow extends EventColumns {
   id: string | number;
-  feed_id: string;
-  event_type: string;
-  source_key: string;
-  item_key: string;
-  fields: Record<string, string>;
-  payload: unknown;
   rendered: RenderedNotification;
   created_at: Date | string;
 }
@@ -19,12 +14,7 @@ const COLUMNS = ['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'field
 
 const toEvent = (row: EventRow): StoredNotificationEvent => ({
   id: Number(row.id),
-  feedId: row.feed_id,
-  eventType: row.event_type,
-  sourceKey: row.source_key,
-  itemKey: row.item_key,
-  fields: row.fields,
-  sourcePayload: row.payload,
+  ...eventOfRow(row),
   rendered: row.rendered,
   createdAt: new Date(row.created_at),
 });

@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { LOCALES } from '../plugin-api/messages.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Term = Type.String({ minLength: 1, maxLength: 100 });
@@ -27,6 +28,9 @@ export const PreferencesSchema = Type.Object(
       ),
     ),
     timeZone: Type.Optional(Zone),
+    language: Type.Optional(
+      Type.String({ enum: LOCALES.map((locale) => locale.code), description: 'The language of every message, email, text and verification for this subscription: a code GET /api/locales lists.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 import { createOngoingPort } from '../feeds/ongoing-port.ts';
 import { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
 import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
+import { FeedRendering } from '../pipeline/feed-rendering.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
 import { DEFAULT_RETRY } from '../pipeline/delivery/retry-policy.ts';
 import { FilterCache } from '../pipeline/matching/subscription-filter.ts';
@@ -63,8 +64,10 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC',
     },
   };
+  const rendering = new FeedRendering(platform.registry, platform.feedConfig);
   const dispatcher = new DeliveryDispatcher({
     db,
+    rendering,
     queues: core.queues,
     targets,
     log: app.log.child({ component: 'dispatcher' }),
@@ -90,7 +93,7 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     reserveDelivery: () => dispatcher.reserve(),
     deliveryBatchSize: settings.DispatchBatchSize,
   });
-  wiring.delivery = { targets, contexts, dispatcher, expander, rules };
+  wiring.delivery = { targets, contexts, dispatcher, expander, rules, rendering };
 }
 
 export const deliveryWiring = fp(delivery, { name: 'np-delivery', dependencies: ['np-core-services'] });

@@ -24,7 +24,7 @@ async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     expander,
     log: app.log.child({ component: 'pipeline' }),
     enabled: settings.Enabled,
-    feedConfig: platform.feedConfig,
+    rendering: wiring.delivery.rendering,
     firstPageSize: settings.FanoutPageSize,
   });
   // What every caller hands events to: counted in the metrics.

@@ -9,6 +9,7 @@ import { installRouteGuards } from '../http/route-guards.ts';
 import { feedRoutes } from '../http/routes/feeds.ts';
 import { healthRoutes } from '../http/routes/health.ts';
 import { providerRoutes } from '../http/routes/providers.ts';
+import { localeRoutes } from '../http/routes/locales.ts';
 import { providerCatalog } from '../plugins/provider-catalog.ts';
 import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
@@ -40,6 +41,7 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
   });
   await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
   await app.register(providerRoutes, { list: () => providerCatalog(platform.registry.deliveries, wiring.delivery.targets) });
+  await app.register(localeRoutes);
   await app.register(subscriptionRoutes, {
     service: wiring.pipeline.subscriptions,
     providers: [...wiring.delivery.targets.keys()],

@@ -9,6 +9,7 @@ import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
 import type { CoreSettings, DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
 import type { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
+import type { FeedRendering } from '../pipeline/feed-rendering.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
 import type { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
 import type { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
@@ -67,6 +68,8 @@ export interface Delivery {
   readonly dispatcher: DeliveryDispatcher;
   readonly expander: FanoutExpander;
   readonly rules: FanoutRules;
+  /** Events as each subscriber reads them (their language and zone). */
+  readonly rendering: FeedRendering;
 }
 
 export interface Pipeline {

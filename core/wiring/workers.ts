@@ -34,9 +34,15 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       for (const sweep of queues.start({ sweeps: true, names })) scheduler.register(sweep);
       scheduler.register(retentionWorker(db, platform.config.Retention, platform.now));
       if (pipelineOn) {
-        const { dispatcher } = wiring.delivery;
+        const { dispatcher, rendering } = wiring.delivery;
         scheduler.register(
-          catchUpWorker({ db, now: platform.now, zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC', notifyDispatch: (trx) => dispatcher.notify(trx) }),
+          catchUpWorker({
+            db,
+            now: platform.now,
+            zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC',
+            notifyDispatch: (trx) => dispatcher.notify(trx),
+            rendering,
+          }),
         );
       }
       for (const manifest of platform.registry.feeds) {

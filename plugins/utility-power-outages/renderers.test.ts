@@ -1,15 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { announcementEvent } from './announcements.ts';
 import { toNotificationEvents } from './event-mapper.ts';
 import type { PowerOutageChange, PowerOutageChangeKind, PowerOutageItem } from './outage-types.ts';
 import { powerOutageRenderers } from './renderers.ts';
+import { createTranslator, loadMessages } from '#plugin-api';
+
+const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
 
 const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, MaxAnswerBytes: 10_485_760, TimeZone: 'Asia/Colombo', MinOutageMinutes: 0 } };
 const item: PowerOutageItem = { id: 'PO-1001', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line', customersAffected: 1200 };
-const render = (kind: PowerOutageChangeKind, source = item, extra: Partial<PowerOutageChange> = {}) => {
+const render = (kind: PowerOutageChangeKind, source = item, extra: Partial<PowerOutageChange> = {}, locale = 'en', timeZone?: string) => {
   const [event] = toNotificationEvents([{ kind, item: source, ...extra }]);
   const renderer = powerOutageRenderers.find((r) => r.canRender(event.eventType))!;
-  return { event, rendered: renderer.render(event, { config }) };
+  return { event, rendered: renderer.render(event, { config, locale, timeZone, t: createTranslator(messages, locale) }) };
 };
 
 describe('power-outage events and renderers', () => {
@@ -93,5 +97,23 @@ describe('power-outage events and renderers', () => {
   it('refuses an event type no renderer handles', () => {
     const renderer = powerOutageRenderers.find((r) => r.canRender('NewOutage'))!;
     expect(() => renderer.render({ ...render('NewOutage').event, eventType: 'Restoration' }, { config })).toThrow(/cannot render event type "Restoration"/);
+  });
+
+  it.each<[string, RegExp]>([
+    ['si', /[\u0D80-\u0DFF]/],
+    ['ta', /[\u0B80-\u0BFF]/],
+  ])('renders in %s: its script in the title and every label, times written in that language in the feed\'s zone', (locale, script) => {
+    const { rendered } = render('Restoration', { ...item, timeRestored: '2026-11-22T10:45:00+05:30' }, {}, locale);
+    expect(rendered.title).toMatch(script);
+    expect(rendered.title).toContain('Kandy, Peradeniya');
+    for (const line of rendered.body.split('\n')) expect(line).toMatch(script);
+    // CLDR's own way of writing a time in that language (Sinhala writes 10.45), with the zone's name or offset.
+    expect(rendered.body).toMatch(/10[.:]45/);
+    expect(rendered.body).toMatch(/5[.:]30|IST/);
+  });
+
+  it('writes times in the subscriber\'s zone when they chose one, with its abbreviation', () => {
+    const { rendered } = render('NewOutage', item, {}, 'en', 'Europe/London');
+    expect(rendered.body).toContain('Since: 22 Nov 2026, 02:45 GMT');
   });
 });

@@ -1,70 +1,90 @@
-import { defineRenderer, formatDateTime, type NotificationEvent, type SectionsConfig, sequenceId, singleLine as one } from '#plugin-api';
+import { fileURLToPath } from 'node:url';
+import {
+  createTranslator,
+  defineRenderer,
+  formatDateTime,
+  intlLocale,
+  loadMessages,
+  type NotificationEvent,
+  type RenderContext,
+  type SectionsConfig,
+  sequenceId,
+  singleLine as one,
+  type Translate,
+} from '#plugin-api';
 import type { powerOutagesConfig } from './config.ts';
 import type { AnnouncementPayload, PowerOutageItem } from './outage-types.ts';
 
 export const POWER_OUTAGES_FEED_ID = 'utility.power-outages';
 type Config = SectionsConfig<typeof powerOutagesConfig>;
 
-const formatTime = (iso: string, zone: string) => formatDateTime(iso, zone);
+/** The plugin's own messages (locales/), for a context that brings none (a renderer called outside core). */
+const ownMessages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+
+/** What a renderer writes with: the messages and the times in the subscriber's language, in their zone (else the feed's). */
+function writer({ config, locale, timeZone, t }: RenderContext<Config>): { t: Translate; time: (iso: string) => string } {
+  const zone = timeZone ?? config.PowerOutages.TimeZone;
+  return { t: t ?? createTranslator(ownMessages, locale), time: (iso) => formatDateTime(iso, zone, intlLocale(locale)) };
+}
 
 // Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
-const outageLines = (item: PowerOutageItem) => [`Feeder: ${one(item.feeder)}`, `Areas: ${one(item.areas.join(', ')) || '—'}`];
+const outageLines = (t: Translate, item: PowerOutageItem) => [t('line.feeder', { feeder: one(item.feeder) }), t('line.areas', { areas: one(item.areas.join(', ')) || '—' })];
 const placeOf = (item: PowerOutageItem) => one(item.areas.join(', ')) || one(item.feeder);
 const sequenceIdOf = (event: NotificationEvent) => sequenceId('po', event.itemKey ?? event.sourceKey);
 
 /** The lines of an ongoing outage: where, since when, the estimate when `estimateLine` gives one, the cause. */
-function ongoingBody(item: PowerOutageItem, zone: string, estimateLine: string[]): string {
-  return [...outageLines(item), `Since: ${formatTime(item.timeOff, zone)}`, ...estimateLine, ...(item.cause ? [`Cause: ${one(item.cause)}`] : [])].join('\n');
+function ongoingBody(t: Translate, time: (iso: string) => string, item: PowerOutageItem, estimateLine: string[]): string {
+  return [...outageLines(t, item), t('line.since', { time: time(item.timeOff) }), ...estimateLine, ...(item.cause ? [t('line.cause', { cause: one(item.cause) })] : [])].join('\n');
 }
 
 export const powerOutageRenderers = [
-  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['NewOutage'], (event, { config }) => {
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['NewOutage'], (event, context) => {
     const item = event.sourcePayload as PowerOutageItem;
-    const zone = config.PowerOutages.TimeZone;
-    const estimate = item.estimatedRestoration ? [`Estimated restoration: ${formatTime(item.estimatedRestoration, zone)}`] : [];
+    const { t, time } = writer(context);
+    const estimate = item.estimatedRestoration ? [t('line.estimate', { time: time(item.estimatedRestoration) })] : [];
     return {
-      title: `Power outage: ${placeOf(item)}`,
-      body: ongoingBody(item, zone, estimate),
+      title: t('title.newOutage', { place: placeOf(item) }),
+      body: ongoingBody(t, time, item, estimate),
       sequenceId: sequenceIdOf(event),
       tags: ['warning', 'electric_plug'],
       priority: 'High',
     };
   }),
   // Replaces the outage's notice on the phone (same sequence id), so it says everything the NewOutage said.
-  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['EstimateUpdated'], (event, { config }) => {
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['EstimateUpdated'], (event, context) => {
     const item = event.sourcePayload as PowerOutageItem;
-    const zone = config.PowerOutages.TimeZone;
-    const estimate = item.estimatedRestoration
-      ? `Estimated restoration: ${formatTime(item.estimatedRestoration, zone)}`
-      : 'Estimated restoration: none at the moment (the earlier estimate no longer holds)';
+    const { t, time } = writer(context);
+    const estimate = item.estimatedRestoration ? t('line.estimate', { time: time(item.estimatedRestoration) }) : t('line.noEstimate');
     return {
-      title: `${item.estimatedRestoration ? 'Power outage, new estimate' : 'Power outage, estimate withdrawn'}: ${placeOf(item)}`,
-      body: ongoingBody(item, zone, [estimate]),
+      title: t(item.estimatedRestoration ? 'title.newEstimate' : 'title.estimateWithdrawn', { place: placeOf(item) }),
+      body: ongoingBody(t, time, item, [estimate]),
       sequenceId: sequenceIdOf(event),
       tags: ['hourglass_flowing_sand', 'electric_plug'],
       priority: 'Default',
     };
   }),
-  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['Restoration', 'RestoredAnnouncement'], (event, { config }) => {
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['Restoration', 'RestoredAnnouncement'], (event, context) => {
     const item = event.sourcePayload as PowerOutageItem;
-    const zone = config.PowerOutages.TimeZone;
+    const { t, time } = writer(context);
     return {
-      title: `Power restored: ${placeOf(item)}`,
+      title: t('title.restored', { place: placeOf(item) }),
       body: [
-        ...outageLines(item),
-        `Off: ${formatTime(item.timeOff, zone)}`,
-        `Restored: ${item.timeRestored ? formatTime(item.timeRestored, zone) : 'unknown'}`,
+        ...outageLines(t, item),
+        t('line.off', { time: time(item.timeOff) }),
+        item.timeRestored ? t('line.restored', { time: time(item.timeRestored) }) : t('line.restoredUnknown'),
       ].join('\n'),
       sequenceId: sequenceIdOf(event),
       tags: ['white_check_mark', 'electric_plug'],
       priority: 'Default',
     };
   }),
-  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['ManualAnnouncement'], (event) => {
+  // The operator's own words, as written: only the scope around them is translated.
+  defineRenderer<Config>(POWER_OUTAGES_FEED_ID, ['ManualAnnouncement'], (event, context) => {
     const payload = event.sourcePayload as AnnouncementPayload;
+    const { t } = writer(context);
     const scope = [
-      ...(payload.areas.length ? [`Areas: ${one(payload.areas.join(', '))}`] : []),
-      ...(payload.feeders.length ? [`Feeders: ${one(payload.feeders.join(', '))}`] : []),
+      ...(payload.areas.length ? [t('line.areas', { areas: one(payload.areas.join(', ')) })] : []),
+      ...(payload.feeders.length ? [t('line.feeders', { feeders: one(payload.feeders.join(', ')) })] : []),
     ];
     return {
       title: one(payload.title),

@@ -207,6 +207,13 @@ describe('subscription API', () => {
       expect((await patch({ preferences: {} })).json().preferences).toEqual({});
     });
 
+    it('GET /api/locales lists the languages, and each is a preferences.language PATCH takes', async () => {
+      const locales = (await app.inject({ method: 'GET', url: '/api/locales' })).json();
+      expect(locales).toEqual({ default: 'en', locales: [{ code: 'en', name: 'English' }, { code: 'si', name: 'සිංහල' }, { code: 'ta', name: 'தமிழ்' }] });
+      for (const { code } of locales.locales) expect((await patch({ preferences: { language: code } })).json().preferences).toEqual({ language: code });
+      await patch({ preferences: {} });
+    });
+
     it.each<[string, unknown, Record<string, string> | undefined, number, RegExp]>([
       ['an event type the feed does not emit', { filter: { eventTypes: ['Earthquake'] } }, undefined, 400, /body\/filter\/eventTypes\/0/],
       ['a name of a new line', { displayName: 'a\nb' }, undefined, 400, /body\/displayName/],
@@ -215,6 +222,7 @@ describe('subscription API', () => {
       ['quiet hours that end where they start', { preferences: { quietHours: { start: '22:00', end: '22:00' } } }, undefined, 400, /body\/preferences\/quietHours\/end/],
       ['a quiet-hours time that is no time', { preferences: { quietHours: { start: '24:00', end: '06:00' } } }, undefined, 400, /preferences\/quietHours\/start/],
       ['a preference there is none of', { preferences: { colour: 'red' } }, undefined, 400, /preferences/],
+      ['a language the service does not speak', { preferences: { language: 'xx' } }, undefined, 400, /body\/preferences\/language/],
       ['nothing to change', {}, undefined, 400, /body/],
       ['no credentials', { displayName: 'x' }, {}, 401, /token/],
       ['another user', { displayName: 'x' }, bearer({ sub: 'someone-else' }), 403, /someone else/],

@@ -9,6 +9,7 @@ import { judgeDelivery, type SettledDelivery } from './delivery-outcome.ts';
 import type { LeasedClaim } from '../fanout/claim-page.ts';
 import { LedgerQueueStore, type LeasedDelivery } from './ledger-queue-store.ts';
 import { SettleAsYouGo } from './settle-as-you-go.ts';
+import type { FeedRendering } from '../feed-rendering.ts';
 import { toRecipient } from './recipient.ts';
 import type { RetrySettings } from './retry-policy.ts';
 
@@ -24,6 +25,8 @@ export interface TakeOverSlot {
 
 export interface DispatcherDependencies {
   db: Knex;
+  /** Each row's event as its subscriber reads it (their language and zone); without it, the stored rendering. */
+  rendering?: Pick<FeedRendering, 'forSubscriber'>;
   queues: QueueRegistry;
   targets: ReadonlyMap<string, DeliveryTarget>;
   log: FastifyBaseLogger;
@@ -182,7 +185,14 @@ export class DeliveryDispatcher {
     ]);
     const batch: LeasedDelivery[] = claims.map(({ ledgerId, eventId, subscription }) => {
       const stored = events.get(eventId)!;
-      return { ledgerId, attempt: 1, subscription: { ...subscription, is_active: active.has(Number(subscription.id)) }, event: stored.event, rendered: stored.rendered };
+      return {
+        ledgerId,
+        eventId,
+        attempt: 1,
+        subscription: { ...subscription, preferences: subscription.preferences ?? {}, is_active: active.has(Number(subscription.id)) },
+        event: stored.event,
+        rendered: stored.rendered,
+      };
     });
     await this.#queue.work(batch, token);
   }
@@ -200,10 +210,17 @@ export class DeliveryDispatcher {
     return done;
   }
 
-  async #work(batch: readonly LeasedDelivery[], signal: AbortSignal, token: string): Promise<SettledDelivery[]> {
+  async #work(leased: readonly LeasedDelivery[], signal: AbortSignal, token: string): Promise<SettledDelivery[]> {
     const now = this.#deps.now?.() ?? new Date();
     const outcomes: SettledDelivery[] = [];
     const byProvider = new Map<string, LeasedDelivery[]>();
+    const rendering = this.#deps.rendering;
+    const batch = rendering
+      ? leased.map((row) => {
+          const rendered = rendering.forSubscriber(row.eventId, row.event, row.rendered, row.subscription.preferences);
+          return rendered === row.rendered ? row : { ...row, rendered };
+        })
+      : leased;
     for (const row of batch) {
       if (!row.subscription.is_active) {
         outcomes.push({ id: row.ledgerId, status: 'failed', retryInSeconds: null, error: 'subscription is no longer active' });

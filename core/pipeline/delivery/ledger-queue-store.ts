@@ -4,10 +4,13 @@ import type { NotificationEvent, RenderedNotification } from '../../plugin-api/f
 import type { LeasedQueueStore } from '../../plugin-api/queue-types.ts';
 import type { SettledDelivery } from './delivery-outcome.ts';
 import { pgArray as array } from '../../db/pg-array.ts';
+import { eventOfRow } from '../event-store.ts';
+import type { SubscriberPreferences } from '../../plugin-api/preferences.ts';
 
 /** A leased ledger row with its subscription and its (stored, rendered) event. */
 export interface LeasedDelivery {
   readonly ledgerId: number;
+  readonly eventId: number;
   /** This attempt's number: the lease counts it. */
   readonly attempt: number;
   readonly subscription: {
@@ -19,6 +22,8 @@ export interface LeasedDelivery {
     readonly provider: string;
     readonly destination: string;
     readonly is_active: boolean;
+    /** What the subscriber decided (their language and zone are read at delivery). */
+    readonly preferences: SubscriberPreferences;
   };
   readonly event: NotificationEvent;
   readonly rendered: RenderedNotification;
@@ -73,7 +78,7 @@ export class LedgerQueueStore implements LeasedQueueStore<LeasedDelivery, Settle
          FROM due, notification_subscriptions s
         WHERE l.id = due.id AND s.id = l.subscription_id
         RETURNING l.id, l.attempts, l.event_id, s.id AS subscription_id, s.public_id, s.display_name, s.feed_id, s.scope,
-                  s.provider, s.destination, s.is_active`,
+                  s.provider, s.destination, s.is_active, s.preferences`,
       [...onlyBinding, limit, ...onlyBinding, limit, limit, token, this.#leaseSeconds],
     );
     const rows = result.rows as Array<Record<string, unknown>>;
@@ -83,6 +88,7 @@ export class LedgerQueueStore implements LeasedQueueStore<LeasedDelivery, Settle
         const stored = events.get(Number(row.event_id))!;
         return {
           ledgerId: Number(row.id),
+          eventId: Number(row.event_id),
           attempt: Number(row.attempts),
           subscription: {
             id: Number(row.subscription_id),
@@ -93,6 +99,7 @@ export class LedgerQueueStore implements LeasedQueueStore<LeasedDelivery, Settle
             provider: String(row.provider),
             destination: String(row.destination),
             is_active: row.is_active === true,
+            preferences: (row.preferences ?? {}) as SubscriberPreferences,
           },
           event: stored.event,
           rendered: stored.rendered,
@@ -177,7 +184,7 @@ export class LedgerQueueStore implements LeasedQueueStore<LeasedDelivery, Settle
         .whereIn('id', [...missing]);
       for (const row of rows) {
         const stored: StoredEvent = {
-          event: { feedId: row.feed_id, eventType: row.event_type, sourceKey: row.source_key, itemKey: row.item_key, fields: row.fields, sourcePayload: row.payload },
+          event: eventOfRow(row),
           rendered: row.rendered as RenderedNotification,
         };
         found.set(Number(row.id), stored);

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { pgArray as array } from '../../db/pg-array.ts';
 import type { RenderedNotification } from '../../plugin-api/feed-types.ts';
+import type { FeedRendering } from '../feed-rendering.ts';
 import type { SubscriberPreferences } from '../../plugin-api/preferences.ts';
 import type { WorkerDefinition } from '../../plugin-api/worker-types.ts';
-import { insertEvents } from '../event-store.ts';
+import { eventOfRow, insertEvents, type EventColumns } from '../event-store.ts';
 import { quietHoursOf } from './hold-claims.ts';
 import { catchUpMessage, type HeldDelivery } from './quiet-hours.ts';
+import { coreMessages } from '../../i18n/core-messages.ts';
+import { createTranslator, intlLocale } from '../../plugin-api/messages.ts';
 
 /** Core's event type of a catch-up (one subscription's held deliveries, told at once): never public, never matched. */
 export const CATCH_UP_EVENT_TYPE = 'CatchUp';
@@ -22,14 +25,17 @@ export interface CatchUpDependencies {
   zoneOf(feedId: string): string;
   /** Inside the release's transaction: wakes the dispatchers once the catch-ups commit. */
   notifyDispatch(trx: Knex.Transaction): Promise<void>;
+  /** Each held event as its subscriber reads it (their language, their zone); without it, the stored English one. */
+  readonly rendering?: Pick<FeedRendering, 'forSubscriber'>;
 }
 
-interface HeldRow {
+interface HeldRow extends EventColumns {
   id: string | number;
   subscription_id: string | number;
   held_at: Date | string | null;
   created_at: Date | string;
   held_until: Date | string;
+  event_id: string | number;
   rendered: RenderedNotification;
 }
 
@@ -63,7 +69,8 @@ async function releaseSome(trx: Knex.Transaction, deps: CatchUpDependencies): Pr
   const subscriptions = locked.rows as Array<{ id: string | number; feed_id: string; provider: string; preferences: SubscriberPreferences | null }>;
   if (subscriptions.length === 0) return { subscriptions: 0, made: 0 };
   const heldResult = await trx.raw(
-    `SELECT l.id, l.subscription_id, l.held_at, l.created_at, l.held_until, e.rendered
+    `SELECT l.id, l.subscription_id, l.held_at, l.created_at, l.held_until, l.event_id,
+            e.feed_id, e.event_type, e.source_key, e.item_key, e.fields, e.payload, e.rendered
        FROM notification_delivery_ledger l JOIN notification_events e ON e.id = l.event_id
       WHERE l.status = 'held' AND l.held_until <= ?::timestamptz AND l.subscription_id = ANY(?::bigint[])
       ORDER BY l.id`,
@@ -83,7 +90,11 @@ async function releaseSome(trx: Knex.Transaction, deps: CatchUpDependencies): Pr
     const until = Math.max(...held.map((row) => new Date(row.held_until).getTime()));
     const key = `catch-up-${subscription.id}-${Math.floor(until / 1000)}`;
     const deliveries: HeldDelivery[] = held.map((row) => ({ ledgerId: Number(row.id), heldAt: new Date(row.held_at ?? row.created_at), rendered: row.rendered }));
-    return [{ subscription, key, held, rendered: catchUpMessage(deliveries, zone, key) }];
+    // Written in the subscriber's language now: the held rows' own renderings are English, so each line's title is rendered again.
+    const language = subscription.preferences?.language;
+    const localized = held.map((row, index) => ({ ...deliveries[index], rendered: deps.rendering?.forSubscriber(Number(row.event_id), eventOfRow(row), row.rendered, subscription.preferences) ?? row.rendered }));
+    const words = { t: createTranslator(coreMessages, language), intlLocale: intlLocale(language), timeZone: zone };
+    return [{ subscription, key, held, rendered: catchUpMessage(localized, words, key) }];
   });
   if (catchUps.length === 0) return { subscriptions: subscriptions.length, made: 0 };
   const eventIds = await insertEvents(

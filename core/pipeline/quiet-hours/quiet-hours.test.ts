@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderedNotification } from '../../plugin-api/feed-types.ts';
 import { catchUpMessage, holdUntil, quietUntil, type HeldDelivery, type QuietHours } from './quiet-hours.ts';
+import { coreMessages } from '../../i18n/core-messages.ts';
+import { createTranslator, intlLocale } from '../../plugin-api/messages.ts';
+
+const words = (timeZone: string, locale = 'en') => ({ t: createTranslator(coreMessages, locale), intlLocale: intlLocale(locale), timeZone });
 
 const colomboNight: QuietHours = { start: '22:00', end: '06:30', timeZone: 'Asia/Colombo' };
 const colomboDay: QuietHours = { start: '09:00', end: '17:00', timeZone: 'Asia/Colombo' };
@@ -83,7 +87,7 @@ describe('catchUpMessage: one message, the latest state of each item', () => {
         held(13, '2026-11-26T21:00:00Z', rendered('outage-7', 'Restoration expected 04:00: Kandy')),
         held(14, '2026-11-26T22:10:00Z', rendered('outage-7', 'Power restored: Kandy', 'High')),
       ],
-      'Asia/Colombo',
+      words('Asia/Colombo'),
       'catch-up-1',
     );
     expect(message.title).toBe('While you were away: 2 updates');
@@ -96,18 +100,32 @@ describe('catchUpMessage: one message, the latest state of each item', () => {
   });
 
   it('says one update in the singular, and writes times in the zone given', () => {
-    const message = catchUpMessage([held(1, '2026-07-01T02:00:00Z', rendered('a', 'Water back'))], 'Europe/London', 'c');
+    const message = catchUpMessage([held(1, '2026-07-01T02:00:00Z', rendered('a', 'Water back'))], words('Europe/London'), 'c');
     expect(message.title).toBe('While you were away: 1 update');
     expect(message.body).toBe('Water back (at 03:00 BST)');
   });
 
   it('a title from a feed cannot add a line to the message', () => {
-    const message = catchUpMessage([held(1, '2026-11-26T20:00:00Z', rendered('a', 'Line one\nInjected: yes\r\u2028more'))], 'UTC', 'c');
+    const message = catchUpMessage([held(1, '2026-11-26T20:00:00Z', rendered('a', 'Line one\nInjected: yes\r\u2028more'))], words('UTC'), 'c');
     expect(message.body.split('\n')).toHaveLength(1);
     expect(message.body).toBe('Line one Injected: yes more (at 20:00 UTC)');
   });
 
   it('refuses an empty hold', () => {
-    expect(() => catchUpMessage([], 'UTC', 'c')).toThrow();
+    expect(() => catchUpMessage([], words('UTC'), 'c')).toThrow();
+  });
+
+  it.each<[string, RegExp]>([
+    ['si', /[\u0D80-\u0DFF]/],
+    ['ta', /[\u0B80-\u0BFF]/],
+  ])('is written in the subscriber\'s language (%s): its script in the title and the lines', (locale, script) => {
+    const message = catchUpMessage(
+      [held(1, '2026-11-26T19:40:00Z', rendered('a', 'x')), held(2, '2026-11-26T22:10:00Z', rendered('a', 'y'))],
+      words('Asia/Colombo', locale),
+      'c',
+    );
+    expect(message.title).toMatch(script);
+    expect(message.body).toMatch(script);
+    expect(message.body.startsWith('y (')).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { NOTIFICATION_PRIORITIES, type RenderedNotification } from '../../plugin-api/feed-types.ts';
 import { formatClockTime } from '../../plugin-api/time-format.ts';
+import type { Translate } from '../../plugin-api/messages.ts';
 
 /**
  * Quiet hours (a subscriber's `preferences.quietHours`), pure: the clock,
@@ -96,8 +97,18 @@ export interface HeldDelivery {
 /** One line of single-line text: no line break, tab or control character from a feed's title survives. */
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** The one message a subscription gets for what its quiet hours held; times in `timeZone`. */
-export function catchUpMessage(held: readonly HeldDelivery[], timeZone: string, sequenceId: string): RenderedNotification {
+/** How a catch-up is written: core's messages in the subscriber's language, times in their zone. */
+export interface CatchUpWords {
+  readonly t: Translate;
+  /** An Intl locale (`si-LK`) for the times. */
+  readonly intlLocale: string;
+  readonly timeZone: string;
+}
+
+/** The one message a subscription gets for what its quiet hours held. */
+export function catchUpMessage(held: readonly HeldDelivery[], words: CatchUpWords, sequenceId: string): RenderedNotification {
+  const { t, timeZone } = words;
+  const clock = (instant: Date) => formatClockTime(instant, timeZone, words.intlLocale);
   if (held.length === 0) throw new Error('a catch-up needs at least one held delivery');
   const items = new Map<string, HeldDelivery[]>();
   for (const delivery of [...held].sort((a, b) => a.heldAt.getTime() - b.heldAt.getTime() || a.ledgerId - b.ledgerId)) {
@@ -111,12 +122,12 @@ export function catchUpMessage(held: readonly HeldDelivery[], timeZone: string, 
     const latest = changes.reduce((a, b) => (b.ledgerId > a.ledgerId ? b : a));
     const first = changes[0].heldAt;
     const last = changes.at(-1)!.heldAt;
-    const times = changes.length === 1 ? formatClockTime(first, timeZone) : `${formatClockTime(first, timeZone)} and ${formatClockTime(last, timeZone)}`;
-    lines.push(`${oneLine(latest.rendered.title)} (${changes.length === 1 ? 'at' : `${changes.length} changes, at`} ${times})`);
+    const title = oneLine(latest.rendered.title);
+    lines.push(oneLine(changes.length === 1 ? t('catchUp.once', { title, time: clock(first) }) : t('catchUp.many', { title, count: changes.length, first: clock(first), last: clock(last) })));
     priority = Math.max(priority, NOTIFICATION_PRIORITIES.indexOf(latest.rendered.priority));
   }
   return {
-    title: `While you were away: ${lines.length === 1 ? '1 update' : `${lines.length} updates`}`,
+    title: oneLine(t('catchUp.title', { count: lines.length })),
     body: lines.join('\n'),
     sequenceId,
     tags: ['zzz'],

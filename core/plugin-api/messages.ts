@@ -1,0 +1,59 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { IntlMessageFormat } from 'intl-messageformat';
+
+/**
+ * The languages a subscriber can choose (`preferences.language`, `GET
+ * /api/locales`), and a plugin's own messages in them: `locales/<code>.json`
+ * in its folder, flat `{ "key": "ICU MessageFormat text" }`. A message a
+ * locale lacks falls back to English; one English lacks is its key.
+ */
+export const LOCALES = Object.freeze([
+  Object.freeze({ code: 'en', name: 'English', intl: 'en-GB' }),
+  Object.freeze({ code: 'si', name: 'සිංහල', intl: 'si-LK' }),
+  Object.freeze({ code: 'ta', name: 'தமிழ்', intl: 'ta-LK' }),
+]);
+export const DEFAULT_LOCALE = 'en';
+
+/** Whether a code is one of LOCALES. */
+export const isLocale = (code: unknown): code is string => typeof code === 'string' && LOCALES.some((locale) => locale.code === code);
+
+/** The Intl locale of a code (`si` → `si-LK`), for dates and numbers; English for an unknown one. */
+export const intlLocale = (code: string | undefined): string => LOCALES.find((locale) => locale.code === code)?.intl ?? 'en-GB';
+
+/** A message by key, its `{placeholders}` filled; values are text, never part of the pattern. */
+export type Translate = (key: string, values?: Readonly<Record<string, string | number>>) => string;
+
+/** Every locale's messages of one plugin (or of core). */
+export type MessageCatalog = ReadonlyMap<string, Readonly<Record<string, string>>>;
+
+/** Reads `<dir>/*.json` (a plugin's `locales` folder); an absent folder is an empty catalog. */
+export function loadMessages(dir: string): MessageCatalog {
+  const catalog = new Map<string, Record<string, string>>();
+  if (!existsSync(dir)) return catalog;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+    const parsed: unknown = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.values(parsed).some((value) => typeof value !== 'string')) {
+      throw new Error(`${path.join(dir, file)}: a message file is one object of text messages`);
+    }
+    catalog.set(path.basename(file, '.json'), parsed as Record<string, string>);
+  }
+  return catalog;
+}
+
+/** Messages in `locale` (English where it has none), formatted with ICU MessageFormat; each pattern is parsed once. */
+export function createTranslator(catalog: MessageCatalog, locale: string | undefined): Translate {
+  const code = isLocale(locale) ? locale : DEFAULT_LOCALE;
+  const formats = new Map<string, IntlMessageFormat>();
+  return (key, values) => {
+    let format = formats.get(key);
+    if (!format) {
+      const own = catalog.get(code)?.[key];
+      const pattern = own ?? catalog.get(DEFAULT_LOCALE)?.[key];
+      if (pattern === undefined) return key;
+      format = new IntlMessageFormat(pattern, intlLocale(own === undefined ? DEFAULT_LOCALE : code), undefined, { ignoreTag: true });
+      formats.set(key, format);
+    }
+    return String(format.format(values as Record<string, string | number> | undefined));
+  };
+}

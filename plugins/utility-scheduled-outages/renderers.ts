@@ -1,26 +1,59 @@
-import { defineRenderer, formatLocalDate, localInstant, type NotificationEvent, type SectionsConfig, sequenceId, singleLine as one, zoneName } from '#plugin-api';
+import { fileURLToPath } from 'node:url';
+import {
+  createTranslator,
+  defineRenderer,
+  formatLocalDate,
+  intlLocale,
+  loadMessages,
+  localInstant,
+  type NotificationEvent,
+  type RenderContext,
+  type SectionsConfig,
+  sequenceId,
+  singleLine as one,
+  type Translate,
+  zoneName,
+} from '#plugin-api';
 import type { scheduledOutagesConfig } from './config.ts';
 import type { DigestPayload, ScheduledOutageItem, UpdatedPayload } from './scheduled-types.ts';
 
 export const SCHEDULED_OUTAGES_FEED_ID = 'utility.scheduled-outages';
 type Config = SectionsConfig<typeof scheduledOutagesConfig>;
 
+/** The plugin's own messages (locales/), for a context that brings none (a renderer called outside core). */
+const ownMessages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+
+/** How one rendering writes: its messages, its dates in its language, its hours in the feed's zone (planned hours are the feed's local times). */
+interface Writer {
+  readonly t: Translate;
+  readonly date: (date: string) => string;
+  readonly hours: (item: Pick<ScheduledOutageItem, 'date' | 'start' | 'end'>) => string;
+}
+
+function writer({ config, locale, t }: RenderContext<Config>): Writer {
+  const zone = config.ScheduledOutages.TimeZone;
+  const intl = intlLocale(locale);
+  return {
+    t: t ?? createTranslator(ownMessages, locale),
+    date: (date) => formatLocalDate(date, intl),
+    /** `09:00–17:00 GMT+5:30`: the local times of the feed's zone, and the zone, named as it is on that date. */
+    hours: (item) => `${one(item.start)}–${one(item.end)} ${zoneName(localInstant(item.date, item.start, zone), zone, intl)}`,
+  };
+}
+
 const sequenceIdOf = (event: NotificationEvent) => sequenceId('so', event.itemKey ?? event.sourceKey);
 // Every value from the feed is kept to one line (`one`): it can never start a line, or a label, of its own.
 const where = (item: ScheduledOutageItem) => one(item.areas.join(', ')) || one(item.feeder);
-/** `09:00–17:00 GMT+5:30`: the local times of the feed's zone, and the zone, named as it is on that date. */
-const hours = (item: Pick<ScheduledOutageItem, 'date' | 'start' | 'end'>, zone: string) =>
-  `${one(item.start)}–${one(item.end)} ${zoneName(localInstant(item.date, item.start, zone), zone)}`;
-const itemLines = (item: ScheduledOutageItem, zone: string) => [
-  `Date: ${formatLocalDate(item.date)}, ${hours(item, zone)}`,
-  `Feeder: ${one(item.feeder)}`,
-  `Areas: ${one(item.areas.join(', ')) || '—'}`,
-  ...(item.reason ? [`Reason: ${one(item.reason)}`] : []),
+const itemLines = (w: Writer, item: ScheduledOutageItem) => [
+  w.t('line.date', { date: w.date(item.date), hours: w.hours(item) }),
+  w.t('line.feeder', { feeder: one(item.feeder) }),
+  w.t('line.areas', { areas: one(item.areas.join(', ')) || '—' }),
+  ...(item.reason ? [w.t('line.reason', { reason: one(item.reason) })] : []),
 ];
 
 /** Outages grouped by date, then by area, one line per outage, times in the feed's zone. */
-export function digestLines(outages: readonly ScheduledOutageItem[], zone: string): string[] {
-  if (outages.length === 0) return ['No planned outages.'];
+export function digestLines(outages: readonly ScheduledOutageItem[], w: Writer): string[] {
+  if (outages.length === 0) return [w.t('digest.none')];
   const byDate = new Map<string, ScheduledOutageItem[]>();
   for (const outage of [...outages].sort((a, b) => `${a.date}${a.start}`.localeCompare(`${b.date}${b.start}`))) {
     const list = byDate.get(outage.date);
@@ -28,37 +61,41 @@ export function digestLines(outages: readonly ScheduledOutageItem[], zone: strin
     else byDate.set(outage.date, [outage]);
   }
   return [...byDate].flatMap(([date, list]) => [
-    `${formatLocalDate(date)}:`,
-    ...list.map((o) => `  ${one(o.areas.join(', ')) || '—'}: ${hours(o, zone)} (feeder ${one(o.feeder)})`),
+    `${w.date(date)}:`,
+    ...list.map((o) => `  ${w.t('digest.line', { areas: one(o.areas.join(', ')) || '—', hours: w.hours(o), feeder: one(o.feeder) })}`),
   ]);
 }
 
-const digest = (title: (p: DigestPayload) => string, tags: string[]) => (event: NotificationEvent, { config }: { config: Config }) => {
+// The period's label (`week 48 (23–29 November 2026)`) is the digest policy's own, in English.
+const digest = (titleKey: string, tags: string[]) => (event: NotificationEvent, context: RenderContext<Config>) => {
   const payload = event.sourcePayload as DigestPayload;
-  return { title: title(payload), body: digestLines(payload.outages, config.ScheduledOutages.TimeZone).join('\n'), sequenceId: sequenceIdOf(event), tags, priority: 'Default' as const };
+  const w = writer(context);
+  return { title: w.t(titleKey, { period: payload.period }), body: digestLines(payload.outages, w).join('\n'), sequenceId: sequenceIdOf(event), tags, priority: 'Default' as const };
 };
 
 export const scheduledOutageRenderers = [
-  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['NewEntry'], (event, { config }) => {
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['NewEntry'], (event, context) => {
     const item = event.sourcePayload as ScheduledOutageItem;
-    const zone = config.ScheduledOutages.TimeZone;
-    return { title: `Planned outage ${formatLocalDate(item.date)}: ${where(item)}`, body: itemLines(item, zone).join('\n'), sequenceId: sequenceIdOf(event), tags: ['calendar'], priority: 'Default' };
+    const w = writer(context);
+    return { title: w.t('title.newEntry', { date: w.date(item.date), place: where(item) }), body: itemLines(w, item).join('\n'), sequenceId: sequenceIdOf(event), tags: ['calendar'], priority: 'Default' };
   }),
-  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['Updated'], (event, { config }) => {
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['Updated'], (event, context) => {
     const { item, changes } = event.sourcePayload as UpdatedPayload;
+    const w = writer(context);
     return {
-      title: `Planned outage changed: ${where(item)}`,
-      body: [...changes.map((c) => `${c.field}: ${one(c.from)} → ${one(c.to)}`), '', ...itemLines(item, config.ScheduledOutages.TimeZone)].join('\n'),
+      title: w.t('title.updated', { place: where(item) }),
+      body: [...changes.map((c) => w.t('line.change', { field: c.field, from: one(c.from), to: one(c.to) })), '', ...itemLines(w, item)].join('\n'),
       sequenceId: sequenceIdOf(event),
       tags: ['calendar', 'pencil2'],
       priority: 'Default',
     };
   }),
-  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['Cancelled'], (event, { config }) => {
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['Cancelled'], (event, context) => {
     const item = event.sourcePayload as ScheduledOutageItem;
-    return { title: `Planned outage cancelled: ${where(item)}`, body: itemLines(item, config.ScheduledOutages.TimeZone).join('\n'), sequenceId: sequenceIdOf(event), tags: ['calendar', 'x'], priority: 'Default' };
+    const w = writer(context);
+    return { title: w.t('title.cancelled', { place: where(item) }), body: itemLines(w, item).join('\n'), sequenceId: sequenceIdOf(event), tags: ['calendar', 'x'], priority: 'Default' };
   }),
-  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DailyUpdate'], digest((p) => `Planned outages: ${p.period}`, ['calendar'])),
-  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['WeeklyDigest'], digest((p) => `Planned outages, ${p.period}`, ['calendar', 'spiral_calendar'])),
-  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DayBeforeReminder'], digest((p) => `Reminder: planned outages ${p.period}`, ['alarm_clock'])),
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DailyUpdate'], digest('title.daily', ['calendar'])),
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['WeeklyDigest'], digest('title.weekly', ['calendar', 'spiral_calendar'])),
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DayBeforeReminder'], digest('title.reminder', ['alarm_clock'])),
 ];

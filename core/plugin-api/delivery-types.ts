@@ -12,6 +12,8 @@ export interface SubscriptionRecipient {
   readonly provider: string;
   readonly destination: string;
   readonly scope: SubscriptionScope;
+  /** The subscriber's language (a code of LOCALES; core always sets it, `en` when they chose none): write what the target itself says in it. */
+  readonly language?: string;
 }
 
 /** One claimed ledger row to deliver. */

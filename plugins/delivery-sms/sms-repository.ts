@@ -10,6 +10,8 @@ export interface OutboxItem {
   readonly subscriptionId: number;
   readonly recipient: string;
   readonly feedId: string;
+  /** The subscriber's language: the text is written in it. */
+  readonly language: string;
   /** This attempt's number: the lease counts it. */
   readonly attempt: number;
 }
@@ -25,15 +27,18 @@ export interface OutboxResult {
 /** Queues one verification text per new subscription, and its (empty) code row, in the create's transaction. */
 export async function queueVerifications(
   trx: Knex.Transaction,
-  subscriptions: ReadonlyArray<{ id: number; destination: string; feedId: string }>,
+  subscriptions: ReadonlyArray<{ id: number; destination: string; feedId: string; language?: string }>,
   now: Date,
 ): Promise<void> {
   const ids = array(subscriptions.map((s) => s.id));
   await trx.raw('INSERT INTO delivery_sms_codes (subscription_id) SELECT unnest(?::bigint[]) ON CONFLICT DO NOTHING', [ids]);
   await trx.raw(
-    `INSERT INTO delivery_sms_outbox (subscription_id, recipient, feed_id, state, due_at, created_at)
-     SELECT v.id, v.recipient, v.feed_id, 'pending', ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, recipient, feed_id)`,
-    [now, now, ids, array(subscriptions.map((s) => s.destination)), array(subscriptions.map((s) => s.feedId))],
+    `INSERT INTO delivery_sms_outbox (subscription_id, recipient, feed_id, language, state, due_at, created_at)
+     SELECT v.id, v.recipient, v.feed_id, v.language, 'pending', ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) AS v(id, recipient, feed_id, language)`,
+    [
+      now, now, ids,
+      array(subscriptions.map((s) => s.destination)), array(subscriptions.map((s) => s.feedId)), array(subscriptions.map((s) => s.language ?? 'en')),
+    ],
   );
 }
 
@@ -44,7 +49,7 @@ export async function leaseOutbox(db: Knex, limit: number, token: string, leaseU
        FROM (SELECT id FROM delivery_sms_outbox WHERE state IN ('pending', 'processing') AND due_at <= ?
               ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED) due
       WHERE o.id = due.id
-  RETURNING o.id, o.subscription_id, o.recipient, o.feed_id, o.attempts`,
+  RETURNING o.id, o.subscription_id, o.recipient, o.feed_id, o.language, o.attempts`,
     [token, leaseUntil, now, limit],
   );
   return (result.rows as Array<Record<string, string | number>>).map((row) => ({
@@ -52,6 +57,7 @@ export async function leaseOutbox(db: Knex, limit: number, token: string, leaseU
     subscriptionId: Number(row.subscription_id),
     recipient: String(row.recipient),
     feedId: String(row.feed_id),
+    language: String(row.language),
     attempt: Number(row.attempts),
   }));
 }

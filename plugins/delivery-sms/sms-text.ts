@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { createTranslator, loadMessages } from '#plugin-api';
 import { fitsIn, shortenToFit } from './sms-segments.ts';
 
 /**
@@ -14,7 +16,10 @@ export function notificationText(title: string, body: string, link: string | nul
   return shortenToFit(text, maxSegments);
 }
 
-/** The verification text: the code, and that YES confirms too. */
-export function verificationText(code: string, feedName: string, ttlMinutes: number): string {
-  return shortenToFit(`Your code for ${feedName} alerts: ${code}. Or reply YES to confirm this number. It expires in ${ttlMinutes} minutes. Reply STOP to stop.`, 2);
+/** The plugin's own messages (locales/): what the texts say, in each subscriber's language. */
+const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+
+/** The verification text in the subscriber's language: the code, and that YES confirms too. */
+export function verificationText(code: string, feedName: string, ttlMinutes: number, language?: string): string {
+  return shortenToFit(createTranslator(messages, language)('verify.text', { feed: feedName, code, minutes: ttlMinutes }), 2);
 }

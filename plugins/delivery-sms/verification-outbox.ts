@@ -34,7 +34,7 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
     const sentAt = now();
     await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
     const feedName = context.feeds.get(item.feedId)?.displayName ?? 'outage';
-    const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes) }, abort);
+    const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes, item.language) }, abort);
     const { outcome, sid } = judgeGatewayResult(result, now());
     if (outcome.kind === 'delivered') return { id: item.id, state: 'sent', dueAt: null, error: null, sid: sid ?? null };
     if (outcome.kind === 'failed' || item.attempt >= retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: outcome.reason, sid: null };

@@ -106,6 +106,19 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     expect(await state(subscription.publicId)).toEqual({ is_active: true, pending_verification: false });
   });
 
+  it('a subscriber who reads Tamil gets the verification text in Tamil, its code working as in English', async () => {
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'Home', feedId: 'utility.power-outages', preferences: { language: 'ta' }, delivery: { provider: 'Sms', destination: '077 123 4567' } },
+    });
+    expect(response.statusCode).toBe(201);
+    const subscription = response.json() as { publicId: string; manageToken: string };
+    const code = await codeTextTo(PHONE);
+    expect(gateway.textsTo(PHONE)[0]!.body).toMatch(/[\u0B80-\u0BFF]/);
+    expect((await verifyCode(subscription.publicId, subscription.manageToken, code)).statusCode).toBe(200);
+  });
+
   it('refuses an impossible number with a 400 naming delivery.destination, and stores nothing', async () => {
     const before = await knex()('notification_subscriptions').count({ n: '*' }).first();
     const response = await subscribe('+94 00 000 0000');

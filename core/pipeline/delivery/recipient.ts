@@ -1,4 +1,6 @@
 import type { SubscriptionRecipient, SubscriptionScope } from '../../plugin-api/delivery-types.ts';
+import { DEFAULT_LOCALE, isLocale } from '../../plugin-api/messages.ts';
+import type { SubscriberPreferences } from '../../plugin-api/preferences.ts';
 
 /** The subscription columns a delivery target is shown. */
 export interface RecipientColumns {
@@ -8,6 +10,8 @@ export interface RecipientColumns {
   provider: string;
   destination: string;
   scope: SubscriptionScope;
+  /** What the subscriber decided (their language is handed on); absent: nothing. */
+  preferences?: SubscriberPreferences | null;
 }
 
 /** What a delivery target sees of a subscription row (ids come back as strings from some drivers). */
@@ -20,5 +24,6 @@ export function toRecipient(id: number | string, row: RecipientColumns): Subscri
     provider: row.provider,
     destination: row.destination,
     scope: row.scope,
+    language: isLocale(row.preferences?.language) ? row.preferences.language : DEFAULT_LOCALE,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequest, updateRequest, deliveredBy, derivedName, eventTypeWords, preferencesChange, quietHoursWords, splitList, withDestination } from './static/form-values.js';
+import { createRequest, updateRequest, deliveredBy, derivedName, eventTypeWords, pickLanguage, preferencesChange, quietHoursWords, splitList, withDestination } from './static/form-values.js';
 
 const powerOutages = { id: 'utility.power-outages', displayName: 'Power outages', eventTypes: ['NewOutage', 'Restoration'], filterableFields: ['Feeder', 'Area', 'Keywords'] };
 const blank = { feedId: powerOutages.id, areas: '', feeders: '', keywords: '', eventTypes: [], provider: 'Push', destination: '', name: '' };
@@ -99,5 +99,26 @@ describe('the subscribe form, as a create request', () => {
   it('quietHoursWords says the hours and their zone, or None', () => {
     expect(quietHoursWords({ quietHours: { start: '22:00', end: '06:30' } }, 'Asia/Colombo')).toBe('22:00 to 06:30 (Asia/Colombo); urgent alerts still come at once');
     expect(quietHoursWords({}, 'UTC')).toBe('None');
+  });
+
+  it.each<[string, string[], string]>([
+    ['the first the service writes, in the browser\'s order', ['fr-FR', 'ta-IN', 'si'], 'ta'],
+    ['a regional tag by its language', ['si-LK'], 'si'],
+    ['English when none is written', ['fr', 'de'], 'en'],
+    ['English for a browser that says nothing', [], 'en'],
+  ])('pickLanguage: %s', (_case, browser, expected) => {
+    expect(pickLanguage(browser, ['en', 'si', 'ta'], 'en')).toBe(expected);
+  });
+
+  it('a create sends the language chosen, English as no preference', () => {
+    expect(createRequest(powerOutages, { ...blank, language: 'si' }, false)).toMatchObject({ preferences: { language: 'si' } });
+    expect(createRequest(powerOutages, { ...blank, language: 'en' }, false)).not.toHaveProperty('preferences');
+  });
+
+  it('a change keeps the language it had unless another is chosen; English clears it', () => {
+    const off = { on: false, start: '', end: '' };
+    expect(preferencesChange({ language: 'ta' }, off, 'UTC')).toEqual({ language: 'ta' });
+    expect(preferencesChange({ language: 'ta' }, off, 'UTC', 'si')).toEqual({ language: 'si' });
+    expect(preferencesChange({ language: 'ta' }, off, 'UTC', 'en')).toEqual({});
   });
 });

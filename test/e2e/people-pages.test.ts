@@ -268,6 +268,30 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(async () => (await read()).preferences, SLOW).toEqual({});
   });
 
+  it('the alerts\' language: the subscribe page offers the browser\'s (Accept-Language) first, the create keeps it, and "Change" switches it', async () => {
+    const page = await open('/subscribe', { ...PHONE, locale: 'ta-IN' });
+    const language = page.getByLabel('Language of the alerts');
+    await expect.poll(() => language.locator('option').count(), SLOW).toBe(3);
+    expect(await language.locator('option:checked').textContent()).toBe('தமிழ்');
+    await page.getByLabel('Areas').fill('Kandy');
+    await page.getByRole('radio', { name: 'Push notification' }).check();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
+    const publicId = href.split('/')[2].split('#')[0];
+    const token = decodeURIComponent(href.split('#token=')[1]);
+    const read = async () => ((await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as { preferences: object }).preferences;
+    expect(await read()).toEqual({ language: 'ta' });
+
+    const manage = await open(href, DESKTOP);
+    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageதமிழ்');
+    await manage.getByRole('button', { name: 'Change' }).click();
+    await manage.getByLabel('Language of the alerts').selectOption('si');
+    await manage.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(read, SLOW).toEqual({ language: 'si' });
+    expect(await manage.locator('#details').textContent()).toContain('Languageසිංහල');
+  });
+
   it('one link, several alerts: /manage lists them all, each manage page lists the others, and subscribing from there joins them', async () => {
     const first = (await create({ displayName: 'Home', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
     const joined = await fetch(`${baseUrl}/api/notification-subscriptions`, {

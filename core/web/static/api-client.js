@@ -53,3 +53,6 @@ export const loadCatalog = () => callApi('GET', '/api/notification-feeds');
 
 /** @returns {Promise<ApiResult>} */
 export const loadProviders = () => callApi('GET', '/api/notification-providers');
+
+/** @returns {Promise<ApiResult>} */
+export const loadLocales = () => callApi('GET', '/api/locales');

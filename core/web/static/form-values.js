@@ -11,7 +11,7 @@
  * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
  *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string | null,
  *   shownOnce?: Array<{ field: string, description: string }> }} Provider
- * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, destination: string, name: string }} FormInput
+ * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, destination: string, name: string, language?: string }} FormInput
  */
 
 /** The longest name the API takes. */
@@ -110,7 +110,9 @@ export function createRequest(feed, input, destinationRequired) {
   /** @type {{ provider: string, destination?: string }} */
   const delivery = { provider: input.provider };
   if (destinationRequired) delivery.destination = input.destination.trim();
-  return { displayName, feedId: feed.id, filter, delivery };
+  // English is the default: only another language is a preference to send.
+  const preferences = input.language && input.language !== 'en' ? { preferences: { language: input.language } } : {};
+  return { displayName, feedId: feed.id, filter, ...preferences, delivery };
 }
 
 /**
@@ -158,8 +160,24 @@ export function deliveredBy(provider, delivery) {
 
 /**
  * @typedef {{ start: string, end: string, timeZone?: string }} QuietHours
- * @typedef {{ quietHours?: QuietHours, timeZone?: string }} Preferences
+ * @typedef {{ quietHours?: QuietHours, timeZone?: string, language?: string }} Preferences
  */
+
+/**
+ * The language the alerts are offered in first: the first of the browser's languages (what it sends
+ * as Accept-Language, in its order) the service writes, matched on the primary subtag (`ta-IN` → `ta`);
+ * else the service's default.
+ * @param {readonly string[]} browserLanguages
+ * @param {readonly string[]} codes
+ * @param {string} fallback
+ */
+export function pickLanguage(browserLanguages, codes, fallback) {
+  for (const tag of browserLanguages) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (codes.includes(primary)) return primary;
+  }
+  return fallback;
+}
 
 /**
  * The preferences a PATCH sends from the manage page's quiet-hours fields: the others kept as they
@@ -167,12 +185,15 @@ export function deliveredBy(provider, delivery) {
  * @param {Preferences | undefined} current
  * @param {{ on: boolean, start: string, end: string }} quiet
  * @param {string} browserZone
+ * @param {string} [language] the language chosen (English: none sent); absent, the one it had is kept
  * @returns {Preferences}
  */
-export function preferencesChange(current, quiet, browserZone) {
-  const { quietHours, ...rest } = current ?? {};
-  if (!quiet.on || quiet.start === '' || quiet.end === '') return rest;
-  return { ...rest, quietHours: { start: quiet.start, end: quiet.end, timeZone: quietHours?.timeZone ?? browserZone } };
+export function preferencesChange(current, quiet, browserZone, language) {
+  const { quietHours, language: had, ...rest } = current ?? {};
+  const chosen = language === undefined ? had : language;
+  const kept = chosen && chosen !== 'en' ? { ...rest, language: chosen } : rest;
+  if (!quiet.on || quiet.start === '' || quiet.end === '') return kept;
+  return { ...kept, quietHours: { start: quiet.start, end: quiet.end, timeZone: quietHours?.timeZone ?? browserZone } };
 }
 
 /**

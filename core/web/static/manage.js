@@ -1,7 +1,7 @@
 // @ts-check
 // The manage page: /manage/{publicId}#token=…; the token stays in the fragment (never sent in a URL) and
 // goes to the API as X-Subscription-Token.
-import { callApi, explain, loadCatalog, loadProviders } from './api-client.js';
+import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
 import { deliveredBy, eventTypeChoices, eventTypeLabel, preferencesChange, quietHoursWords, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
@@ -59,6 +59,7 @@ function showSubscription(shown, feed, provider) {
     ...(filter.keywords?.length ? detail('Keywords', filter.keywords.join(', ')) : []),
     ...detail('Notify me about', filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends'),
     ...detail('Delivered by', deliveredBy(provider, delivery)),
+    ...detail('Language', languageName(shown.preferences?.language)),
     ...detail('Quiet hours', quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC')),
     ...detail('Status', status),
     ...detail('Created', dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),
@@ -102,6 +103,7 @@ async function showAllAlerts(feeds, providers) {
 }
 
 async function load() {
+  await localesLoaded;
   // A new subscription made from here joins this link's alerts: the token goes to the subscribe page in this tab's
   // sessionStorage, never in a URL (a link someone sends could otherwise tie a victim's subscription to their token).
   if (token) byId('subscribe-more').addEventListener('click', () => sessionStorage.setItem('np-join-token', token));
@@ -207,6 +209,13 @@ async function deleteSubscription() {
   /** @type {HTMLElement} */ (document.querySelector('h1')).focus();
 }
 
+/** The languages the service writes (GET /api/locales); English alone until they load. */
+let locales = [{ code: 'en', name: 'English' }];
+const localesLoaded = loadLocales().then((answer) => {
+  if (answer.ok) locales = /** @type {{ locales: Array<{ code: string, name: string }> }} */ (answer.body).locales;
+});
+const languageName = (/** @type {string | undefined} */ code) => locales.find((locale) => locale.code === (code ?? 'en'))?.name ?? code ?? 'English';
+
 const editForm = /** @type {HTMLFormElement} */ (byId('edit-form'));
 const editInput = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (byId(`edit-${name}`));
 
@@ -223,6 +232,10 @@ function openEdit() {
   byId('edit-areas-field').hidden = !feed.filterableFields.includes('Area');
   byId('edit-feeders-field').hidden = !feed.filterableFields.includes('Feeder');
   byId('edit-keywords-field').hidden = !feed.filterableFields.includes('Keywords');
+  const language = /** @type {HTMLSelectElement} */ (byId('edit-language'));
+  language.replaceChildren(
+    ...locales.map((locale) => el('option', { value: locale.code, lang: locale.code, ...(locale.code === (subscription?.preferences?.language ?? 'en') ? { selected: '' } : {}) }, locale.name)),
+  );
   const quiet = subscription.preferences?.quietHours;
   editInput('quiet-on').checked = quiet !== undefined;
   if (quiet) {
@@ -257,7 +270,7 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
   const quiet = { on: editInput('quiet-on').checked, start: editInput('quiet-start').value, end: editInput('quiet-end').value };
   const body = {
     ...updateRequest(feed, { name: editInput('name').value, areas: editInput('areas').value, feeders: editInput('feeders').value, keywords: editInput('keywords').value, eventTypes }),
-    preferences: preferencesChange(subscription?.preferences, quiet, Intl.DateTimeFormat().resolvedOptions().timeZone),
+    preferences: preferencesChange(subscription?.preferences, quiet, Intl.DateTimeFormat().resolvedOptions().timeZone, /** @type {HTMLSelectElement} */ (byId('edit-language')).value || undefined),
   };
   const save = /** @type {HTMLButtonElement} */ (byId('edit-save'));
   save.disabled = true;

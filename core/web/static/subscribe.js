@@ -1,8 +1,8 @@
 // @ts-check
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
-import { callApi, explain, loadCatalog, loadProviders } from './api-client.js';
+import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { createRequest, derivedName, eventTypeChoices, splitList, withDestination } from './form-values.js';
+import { createRequest, derivedName, eventTypeChoices, pickLanguage, splitList, withDestination } from './form-values.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 import { subscribeBrowser } from './browser-push.js';
@@ -206,6 +206,7 @@ async function submit(/** @type {SubmitEvent} */ event) {
   const body = createRequest(feed, {
     feedId: feed.id, areas: input('areas').value, feeders: input('feeders').value, keywords: input('keywords').value,
     eventTypes, provider: provider.provider, destination: input('destination').value, name: input('name').value,
+    language: /** @type {HTMLSelectElement} */ (byId('language')).value,
   }, required);
   button.disabled = true;
   form.setAttribute('aria-busy', 'true');
@@ -243,5 +244,17 @@ feedSelect.addEventListener('change', showFeed);
 input('areas').addEventListener('input', updateNameHint);
 input('feeders').addEventListener('input', updateNameHint);
 form.addEventListener('submit', (event) => void submit(event));
+/** The languages the alerts can be written in, the browser's own first choice among them selected. */
+async function fillLanguages() {
+  const answer = await loadLocales();
+  if (!answer.ok) return;
+  const { locales, default: fallback } = /** @type {{ locales: Array<{ code: string, name: string }>, default: string }} */ (answer.body);
+  const chosen = pickLanguage(navigator.languages ?? [], locales.map((locale) => locale.code), fallback);
+  const select = /** @type {HTMLSelectElement} */ (byId('language'));
+  select.replaceChildren(...locales.map((locale) => el('option', { value: locale.code, lang: locale.code, ...(locale.code === chosen ? { selected: '' } : {}) }, locale.name)));
+  byId('language-field').hidden = false;
+}
+
 void fillProviders();
 void fillFeeds();
+void fillLanguages();

@@ -76,6 +76,18 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     const response = await fetch(`${baseUrl}/api/notification-subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as { publicId: string; manageToken: string } };
   };
+  type Stored = { filter: { eventTypes?: string[] }; preferences: object };
+  /** Chooses Push on the open subscribe page and subscribes; returns the manage link and the subscription as the API holds it. */
+  const subscribeByPush = async (page: Page) => {
+    await page.getByRole('radio', { name: 'Push notification' }).check();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
+    const publicId = href.split('/')[2].split('#')[0];
+    const token = decodeURIComponent(href.split('#token=')[1]);
+    const read = async () => (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as Stored;
+    return { href, stored: await read(), read };
+  };
   const manageUrl = (created: { publicId: string; manageToken: string }) => `/manage/${created.publicId}#token=${encodeURIComponent(created.manageToken)}`;
 
   beforeAll(async () => {
@@ -139,13 +151,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await restored.getAttribute('aria-describedby')).toBeTruthy();
     expect(await page.locator(`#${await restored.getAttribute('aria-describedby')}`).textContent()).toBe('When power comes back, also after an outage reported only once it was over.');
     await restored.check();
-    await page.getByRole('radio', { name: 'Push notification' }).check();
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
-    const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
-    const publicId = href.split('/')[2].split('#')[0];
-    const token = decodeURIComponent(href.split('#token=')[1]);
-    const stored = (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as { filter: { eventTypes: string[] } };
+    const { href, stored } = await subscribeByPush(page);
     // Ticking "Power restored" also gets an outage first reported once it was over.
     expect(stored.filter.eventTypes).toEqual(['Restoration', 'RestoredAnnouncement']);
     const manage = await open(href);
@@ -274,21 +280,15 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(() => language.locator('option').count(), SLOW).toBe(3);
     expect(await language.locator('option:checked').textContent()).toBe('தமிழ்');
     await page.getByLabel('Areas').fill('Kandy');
-    await page.getByRole('radio', { name: 'Push notification' }).check();
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
-    const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
-    const publicId = href.split('/')[2].split('#')[0];
-    const token = decodeURIComponent(href.split('#token=')[1]);
-    const read = async () => ((await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as { preferences: object }).preferences;
-    expect(await read()).toEqual({ language: 'ta' });
+    const { href, stored, read } = await subscribeByPush(page);
+    expect(stored.preferences).toEqual({ language: 'ta' });
 
     const manage = await open(href, DESKTOP);
     await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageதமிழ்');
     await manage.getByRole('button', { name: 'Change' }).click();
     await manage.getByLabel('Language of the alerts').selectOption('si');
     await manage.getByRole('button', { name: 'Save changes' }).click();
-    await expect.poll(read, SLOW).toEqual({ language: 'si' });
+    await expect.poll(async () => (await read()).preferences, SLOW).toEqual({ language: 'si' });
     expect(await manage.locator('#details').textContent()).toContain('Languageසිංහල');
   });
 

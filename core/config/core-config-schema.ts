@@ -50,6 +50,11 @@ export const coreConfigSchema = Type.Object({
     FanoutPageSize: Type.Integer({ minimum: 100, maximum: 20000, default: 2000, description: 'Subscriptions matched and claimed per fan-out page: the first page in the hand-over\'s transaction, the rest streamed after it commits, one short transaction per page.' }),
     DeliveryLeaseSeconds: Type.Integer({ minimum: 1, default: 30, description: 'How long an instance holds a delivery it is sending; after that (a crash) another instance takes it over.' }),
     MaxDeliveryAttempts: Type.Integer({ minimum: 1, default: 10, description: 'Attempts of one delivery before it is recorded as failed (exponential backoff with jitter between them).' }),
+    HoldAboveSubscriptions: Type.Integer({
+      minimum: 0,
+      default: 0,
+      description: 'An event that would reach more subscriptions than this waits, held, until an operator releases or discards it in the console (a feed glitch that announces every area at once). 0: off.',
+    }),
     SystemSubscriptions: Type.Record(Type.String(), Type.Object({
       FeedId: Str('Feed id of the system subscription.', { minLength: 1 }),
       PushTopic: Type.Optional(Str('Push topic of the system subscription (its Destination when Provider is Push).', { minLength: 1 })),
@@ -107,6 +112,15 @@ export const coreConfigSchema = Type.Object({
   }, { default: {} }),
   Jwt: Type.Object({
     Secret: Type.Optional(Str('HS256 signing secret of caller tokens.', { 'x-secret': true, minLength: 16 })),
+  }, { default: {} }),
+  Console: Type.Object({
+    Oidc: Type.Object({
+      Issuer: Type.Optional(Str('The OpenID Connect provider operators sign in with (its issuer URL); unset: sign-in with an admin token only.', { format: 'uri' })),
+      ClientId: Type.Optional(Str('The console\'s client id at the provider.', { minLength: 1 })),
+      ClientSecret: Type.Optional(Str('The console\'s client secret at the provider.', { 'x-secret': true, minLength: 1 })),
+      AdminRole: Str('The value the roles or groups claim must hold for a user to use the console.', { minLength: 1, default: 'notification-admin' }),
+    }, { default: {} }),
+    SessionHours: Type.Integer({ minimum: 1, maximum: 24, default: 8, description: 'How long a console sign-in lasts.' }),
   }, { default: {} }),
 });
 

@@ -5,7 +5,8 @@ import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryDispatcher } from './delivery/delivery-dispatcher.ts';
-import { insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
+import { eventOfRow, insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
+import { activeSubscriptionCount, matchCounts, totalOf } from './hold/match-counts.ts';
 import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from './fanout/claim-page.ts';
 import type { FanoutExpander } from './fanout/fanout-expander.ts';
 import { systemDeliveryExists } from './ledger/ledger-claims.ts';
@@ -23,6 +24,8 @@ export interface PipelineDependencies {
   rendering: FeedRendering;
   /** Subscriptions matched and claimed in the hand-over's transaction; the rest streams after the commit. */
   firstPageSize: number;
+  /** An event reaching more subscriptions than this is held for an operator (0: off). */
+  holdAboveSubscriptions?: number;
 }
 
 const EMPTY: ProcessResult = Object.freeze({ matchedSubscriptionCount: 0, deliveredCount: 0, claimedCount: 0, wasSystemDelivery: false });
@@ -104,7 +107,11 @@ export class NotificationPipelineService implements NotificationPipeline {
       handOver.claimedIds.push(...page.claimedIds);
       for (const id of page.matched) handOver.matched.add(id);
     };
-    for (const [feedId, feedEvents] of byFeed) {
+    for (const [feedId, all] of byFeed) {
+      // An operator's own call (an announcement they confirmed, a /test) is never held.
+      const held = options.onlySubscriptionIds || options.awaitDelivery ? new Set<number>() : await this.#holdAboveThreshold(trx, feedId, all);
+      const feedEvents = all.filter((entry) => !held.has(entry.eventId));
+      if (feedEvents.length === 0) continue;
       if (options.onlySubscriptionIds) {
         // /test: these subscriptions, whatever their filter.
         take(await claimPage(trx, rules, feedId, feedEvents, await subscriptionPage(trx, feedId, 0, options.onlySubscriptionIds.length, options.onlySubscriptionIds), true));
@@ -139,5 +146,58 @@ export class NotificationPipelineService implements NotificationPipeline {
       prepared.map(({ event }) => ({ feedId: event.feedId, sourceKey: event.sourceKey, eventType: event.eventType })),
     );
     return handOver;
+  }
+
+  /**
+   * Events of one feed that would reach more subscriptions than
+   * NotificationPipeline__HoldAboveSubscriptions are stored `held`, with
+   * their count, and claim nothing (their ids are returned). A feed with
+   * fewer active subscriptions than the threshold costs one count.
+   */
+  async #holdAboveThreshold(trx: Knex.Transaction, feedId: string, events: readonly FanoutEvent[]): Promise<Set<number>> {
+    const above = this.#deps.holdAboveSubscriptions ?? 0;
+    const held = new Set<number>();
+    if (above <= 0 || (await activeSubscriptionCount(trx, feedId)) <= above) return held;
+    const counts = await matchCounts(trx, this.#deps.rules.filters, feedId, events.map((entry) => entry.event), this.#deps.firstPageSize);
+    for (const [index, entry] of events.entries()) {
+      const reach = totalOf(counts[index]);
+      if (reach <= above) continue;
+      await trx('notification_events').where({ id: entry.eventId }).update({ hold_status: 'held', hold_count: reach });
+      held.add(entry.eventId);
+      this.#deps.log.warn(
+        { feedId, eventType: entry.event.eventType, sourceKey: entry.event.sourceKey, subscriptions: reach, holdAbove: above },
+        'event held for an operator: it would reach more subscriptions than NotificationPipeline__HoldAboveSubscriptions',
+      );
+    }
+    return held;
+  }
+
+  /**
+   * An operator releases a held event: once (the first release wins, on any
+   * instance), its System subscriptions are claimed and its fan-out starts
+   * from the first subscription, as a hand-over's would. False when it is
+   * not held (unknown, released or discarded already).
+   */
+  async releaseHeld(eventId: number, actor: string): Promise<boolean> {
+    return this.#deps.db.transaction(async (trx) => {
+      const [row] = await trx('notification_events')
+        .where({ id: eventId, hold_status: 'held' })
+        .update({ hold_status: 'released', hold_decided_by: actor, hold_decided_at: trx.fn.now() })
+        .returning(['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload']);
+      if (!row) return false;
+      const entry: FanoutEvent = { eventId, event: eventOfRow(row), itemKey: row.item_key };
+      const system = await claimPage(trx, this.#deps.rules, row.feed_id, [entry], await systemSubscriptions(trx, row.feed_id));
+      if (system.claimedIds.length > 0) await this.#deps.dispatcher.notify(trx);
+      await this.#deps.expander.continueAfter(trx, [eventId], 0);
+      return true;
+    });
+  }
+
+  /** An operator discards a held event: it is never delivered. False when it is not held. */
+  async discardHeld(eventId: number, actor: string): Promise<boolean> {
+    const changed = await this.#deps.db('notification_events')
+      .where({ id: eventId, hold_status: 'held' })
+      .update({ hold_status: 'discarded', hold_decided_by: actor, hold_decided_at: this.#deps.db.fn.now() });
+    return Number(changed) === 1;
   }
 }

@@ -23,7 +23,7 @@ export async function deleteUnreferencedEvents(db: Knex, cutoff: Date, limit: nu
   const result = await db.raw(
     `DELETE FROM notification_events WHERE id IN (
        SELECT e.id FROM notification_events e
-        WHERE e.created_at < ? AND e.fanout_status = 'done'
+        WHERE e.created_at < ? AND e.fanout_status = 'done' AND e.hold_status IS DISTINCT FROM 'held'
           AND NOT EXISTS (SELECT 1 FROM notification_delivery_ledger l WHERE l.event_id = e.id)
         ORDER BY e.created_at LIMIT ?)`,
     [cutoff, limit],

@@ -26,6 +26,7 @@ async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     enabled: settings.Enabled,
     rendering: wiring.delivery.rendering,
     firstPageSize: settings.FanoutPageSize,
+    holdAboveSubscriptions: settings.HoldAboveSubscriptions,
   });
   // What every caller hands events to: counted in the metrics.
   const handOver = countedPipeline(service, wiring.observability.metrics);

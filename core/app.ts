@@ -22,6 +22,7 @@ import { deliveryWiring } from './wiring/delivery.ts';
 import { externalWiring } from './wiring/external.ts';
 import { observabilityWiring } from './wiring/observability.ts';
 import { operationsWiring } from './wiring/operations.ts';
+import { consoleWiringPlugin } from './wiring/console.ts';
 import { pipelineWiring } from './wiring/pipeline.ts';
 import { routesWiring } from './wiring/routes.ts';
 import { startWiring, type AppServices, type Platform } from './wiring/services.ts';
@@ -125,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(pipelineWiring, { wiring });
     await app.register(routesWiring, { trustedProxy: trustedProxy!, wiring });
     await app.register(operationsWiring, { wiring });
+    await app.register(consoleWiringPlugin, { wiring });
     await app.register(workersWiring, { wiring });
   } catch (error) {
     // Whatever step failed, what was opened goes back: the pool's connections, the embedded data folder's lock.

@@ -48,6 +48,7 @@ export {
 export { checkAnswer as checkFeedAnswer } from '../feeds/answer-check.ts';
 export {
   defineDeliveryPlugin,
+  type AnnouncementInput,
   defineFeedPlugin,
   type ConfigSections,
   type CoreSettings,

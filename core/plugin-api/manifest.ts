@@ -6,7 +6,7 @@ import type { CallerAuth, LedgerAccess, OngoingPort, SubscriptionAccess } from '
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';
-import type { NotificationFeedDefinition, NotificationRenderer, OngoingItem } from './feed-types.ts';
+import type { NotificationEvent, NotificationFeedDefinition, NotificationRenderer, OngoingItem } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
 import type { FeedPublicViews } from './public-views.ts';
@@ -147,6 +147,21 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
    * Read from the feed's own store when someone asks (an SMS STATUS reply).
    */
   ongoing?(context: FeedPluginContext<S>): Promise<readonly OngoingItem[]>;
+  /**
+   * An operator's announcement as this feed's event (a fresh source key
+   * each call): the operator console previews whom it reaches with the
+   * pipeline's matching, and sends it once confirmed. Without it the feed
+   * takes no announcements from the console.
+   */
+  announcement?(input: AnnouncementInput): NotificationEvent;
+}
+
+/** What an operator writes in the console's announcement form. */
+export interface AnnouncementInput {
+  readonly title: string;
+  readonly message: string;
+  readonly areas: readonly string[];
+  readonly feeders: readonly string[];
 }
 
 export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, DeliveryPluginContext<S>> {

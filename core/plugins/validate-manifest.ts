@@ -135,6 +135,7 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   for (const type of unknownTypes(m.urgentEventTypes ?? [])) problems.push(`urgentEventTypes: ${type} is not an event type of the feed`);
   if (m.timeZone !== undefined && !isFn(m.timeZone)) problems.push('timeZone must be a function of the config');
   if (m.ongoing !== undefined && !isFn(m.ongoing)) problems.push('ongoing must be a function of the feed context');
+  if (m.announcement !== undefined && !isFn(m.announcement)) problems.push('announcement must be a function of the announcement input');
   return problems;
 }
 

@@ -26,6 +26,7 @@ export const ASSET_NAMES = [
   'dom.js',
   'times.js',
   'browser-push.js',
+  'console.js',
 ] as const;
 
 /**

@@ -12,10 +12,15 @@ import { docsUiOptions } from '../http/openapi.ts';
 import { createSecretScrubber } from '../logging/redaction.ts';
 import { registerDatabaseGauges } from '../observability/database-gauges.ts';
 import type { Wiring } from './services.ts';
+import type { MonitoredFeed } from '../feed-health/feed-health-view.ts';
 
 export interface Operations {
   /** The feed monitors' onPoll: counts, logs and records every poll (feed health, its alerts). */
   readonly recordPoll: (report: PollReport) => Promise<void>;
+  /** The installed feeds as feed health shows them (the admin view, the console). */
+  readonly monitoredFeeds: readonly MonitoredFeed[];
+  /** Providers whose targets deliver directly (their failed deliveries can be requeued in the ledger). */
+  readonly directProviders: readonly string[];
 }
 
 /**
@@ -60,7 +65,7 @@ async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) 
   const directProviders = [...targets].filter(([, target]) => target.deliver && !target.enqueue).map(([provider]) => provider);
   const feedIds = [...platform.registry.feeds.map((manifest) => manifest.feed.id), ...platform.registry.coreFeedIds()];
   await app.register(adminDeliveryRoutes, { db, dispatcher, directProviders, feedIds });
-  wiring.operations = { recordPoll };
+  wiring.operations = { recordPoll, monitoredFeeds: feeds, directProviders };
 }
 
 export const operationsWiring = fp(operations, { name: 'np-operations', dependencies: ['np-routes'] });

@@ -69,4 +69,4 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
   });
 }
 
-export const workersWiring = fp(workers, { name: 'np-workers', dependencies: ['np-operations'] });
+export const workersWiring = fp(workers, { name: 'np-workers', dependencies: ['np-console'] });

@@ -1,5 +1,5 @@
 import { defineFeedPlugin } from '#plugin-api';
-import { announcementRoutes } from './announcements.ts';
+import { announcementEvent, announcementRoutes } from './announcements.ts';
 import { powerOutageAlerts } from './cap-alerts.ts';
 import { powerOutagesConfig } from './config.ts';
 import { powerOutagePresentation } from './presentation.ts';
@@ -34,4 +34,6 @@ export const manifest = defineFeedPlugin({
   // What an SMS STATUS reply (or any target that asks) reads: the outages going on now.
   ongoing: ongoingOutages,
   routes: (app, context) => announcementRoutes(app, context),
+  // The operator console's announcements: the same event the admin route sends.
+  announcement: (input) => announcementEvent({ title: input.title, message: input.message, areas: [...input.areas], feeders: [...input.feeders] }),
 });

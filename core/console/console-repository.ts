@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import { TEST_EVENT_TYPE } from '../pipeline/test-event.ts';
+import { CATCH_UP_EVENT_TYPE } from '../pipeline/quiet-hours/catch-up-release.ts';
+
+/** What the console reads of the ledger, events and subscriptions: set-based, one statement each, bounded. */
+
+const WAITING = ['pending', 'retrying', 'delivering', 'queued', 'held'];
+
+type Counted = Record<string, unknown>;
+
+/** Deliveries still to go, per provider and status. */
+export async function backlogByProvider(db: Knex): Promise<Array<{ provider: string; status: string; count: number }>> {
+  const rows = await db('notification_delivery_ledger').whereIn('status', WAITING).select('provider', 'status').count({ n: '*' }).groupBy('provider', 'status').orderBy(['provider', 'status']);
+  return (rows as Counted[]).map((row) => ({ provider: String(row.provider), status: String(row.status), count: Number(row.n) }));
+}
+
+/** Deliveries claimed in the last 24 hours (by the database's clock), per outcome. */
+export async function deliveriesOfLastDay(db: Knex): Promise<Array<{ status: string; count: number }>> {
+  const rows = await db('notification_delivery_ledger').where('created_at', '>=', db.raw("now() - interval '24 hours'")).select('status').count({ n: '*' }).groupBy('status').orderBy('status');
+  return (rows as Counted[]).map((row) => ({ status: String(row.status), count: Number(row.n) }));
+}
+
+/** Active subscriptions per feed and provider. */
+export async function activeSubscriptions(db: Knex): Promise<Array<{ feedId: string; provider: string; count: number }>> {
+  const rows = await db('notification_subscriptions').where({ is_active: true }).select('feed_id', 'provider').count({ n: '*' }).groupBy('feed_id', 'provider').orderBy(['feed_id', 'provider']);
+  return (rows as Counted[]).map((row) => ({ feedId: String(row.feed_id), provider: String(row.provider), count: Number(row.n) }));
+}
+
+export interface ConsoleEvent {
+  readonly id: number;
+  readonly feedId: string;
+  readonly eventType: string;
+  readonly sourceKey: string;
+  readonly title: string;
+  readonly createdAt: string;
+  readonly hold: { readonly status: string; readonly count: number | null; readonly decidedBy: string | null } | null;
+  readonly matched: number;
+  readonly delivered: number;
+  readonly failed: number;
+  readonly waiting: number;
+}
+
+/** The latest events (a feed's, or every feed's; never a test or a catch-up), each with its deliveries counted by outcome; held ones only when asked. */
+export async function latestEvents(db: Knex, options: { feedId?: string; heldOnly?: boolean; limit: number }): Promise<ConsoleEvent[]> {
+  const result = await db.raw(
+    `SELECT e.id, e.feed_id, e.event_type, e.source_key, e.rendered->>'title' AS title, e.created_at, e.hold_status, e.hold_count, e.hold_decided_by,
+            count(l.id)::int AS matched,
+            count(l.id) FILTER (WHERE l.status IN ('delivered', 'merged'))::int AS delivered,
+            count(l.id) FILTER (WHERE l.status = 'failed')::int AS failed,
+            count(l.id) FILTER (WHERE l.status = ANY(?::text[]))::int AS waiting
+       FROM (SELECT * FROM notification_events
+              WHERE event_type NOT IN (?, ?) ${options.feedId ? 'AND feed_id = ?' : ''} ${options.heldOnly ? "AND hold_status = 'held'" : ''}
+              ORDER BY id DESC LIMIT ?) e
+       LEFT JOIN notification_delivery_ledger l ON l.event_id = e.id
+      GROUP BY e.id, e.feed_id, e.event_type, e.source_key, e.rendered, e.created_at, e.hold_status, e.hold_count, e.hold_decided_by
+      ORDER BY e.id DESC`,
+    [WAITING, TEST_EVENT_TYPE, CATCH_UP_EVENT_TYPE, ...(options.feedId ? [options.feedId] : []), options.limit],
+  );
+  return (result.rows as Array<Record<string, unknown>>).map((row) => ({
+    id: Number(row.id),
+    feedId: String(row.feed_id),
+    eventType: String(row.event_type),
+    sourceKey: String(row.source_key),
+    title: String(row.title ?? ''),
+    createdAt: new Date(row.created_at as string).toISOString(),
+    hold: row.hold_status ? { status: String(row.hold_status), count: row.hold_count === null ? null : Number(row.hold_count), decidedBy: (row.hold_decided_by as string | null) ?? null } : null,
+    matched: Number(row.matched),
+    delivered: Number(row.delivered),
+    failed: Number(row.failed),
+    waiting: Number(row.waiting),
+  }));
+}
+
+/** The failed deliveries of one event (what "Requeue failed" of the events view takes). */
+export async function failedDeliveriesOf(db: Knex, eventId: number): Promise<number[]> {
+  const rows: Array<{ id: string | number }> = await db('notification_delivery_ledger').where({ event_id: eventId, status: 'failed' }).select('id');
+  return rows.map((row) => Number(row.id));
+}
+
+export interface AuditEntry {
+  readonly id: number;
+  readonly at: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly detail: Record<string, unknown>;
+}
+
+/** Writes one console action to the audit log. */
+export async function audit(db: Knex | Knex.Transaction, actor: string, action: string, detail: Record<string, unknown> = {}): Promise<void> {
+  await db('console_audit_log').insert({ actor, action, detail: JSON.stringify(detail) });
+}
+
+/** The latest console actions, newest first. */
+export async function auditLog(db: Knex, limit: number): Promise<AuditEntry[]> {
+  const rows = await db('console_audit_log').orderBy('id', 'desc').limit(limit);
+  return rows.map((row: Record<string, unknown>) => ({
+    id: Number(row.id),
+    at: new Date(row.at as string).toISOString(),
+    actor: String(row.actor),
+    action: String(row.action),
+    detail: (row.detail ?? {}) as Record<string, unknown>,
+  }));
+}

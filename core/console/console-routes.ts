@@ -1,0 +1,237 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifySecureSession from '@fastify/secure-session';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
+import Type, { type Static } from 'typebox';
+import { Errors } from '../errors.ts';
+import type { Caller } from '../http/caller-auth.ts';
+import { errorResponses, textResponse } from '../http/response-schemas.ts';
+import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
+import { personPage, PERSON_PAGE_HEADERS } from '../plugin-api/person-page.ts';
+import { matchCounts, totalOf } from '../pipeline/hold/match-counts.ts';
+import type { FilterCache } from '../pipeline/matching/subscription-filter.ts';
+import type { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
+import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
+import type { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
+import { requeueFailedDeliveries } from '../pipeline/ledger/ledger-admin-repository.ts';
+import { listFeedHealth } from '../feed-health/feed-health-repository.ts';
+import { feedHealthView, type MonitoredFeed } from '../feed-health/feed-health-view.ts';
+import { loadAsset, PAGE_HEADERS } from '../web/page-assets.ts';
+import { activeSubscriptions, audit, auditLog, backlogByProvider, deliveriesOfLastDay, failedDeliveriesOf, latestEvents } from './console-repository.ts';
+import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
+import { holdsRole, oidcActor } from './role-policy.ts';
+
+export interface ConsoleOptions {
+  readonly db: Knex;
+  readonly authenticate: (request: FastifyRequest) => Caller;
+  readonly oidc: { readonly signIn: OidcSignIn; readonly adminRole: string } | null;
+  /** Key material of the session cookie (Jwt__Secret, else the OIDC client secret; random when neither: sessions end with the process). */
+  readonly sessionSecret: string | undefined;
+  readonly sessionHours: number;
+  readonly publicBaseUrl: string;
+  readonly feeds: readonly MonitoredFeed[];
+  readonly staleAfterPolls: number;
+  readonly now: () => Date;
+  readonly announcers: readonly FeedPluginManifest[];
+  readonly filters: FilterCache;
+  readonly pageSize: number;
+  readonly pipeline: NotificationPipelineService;
+  readonly handOver: NotificationPipeline;
+  readonly dispatcher: DeliveryDispatcher;
+  readonly directProviders: readonly string[];
+}
+
+declare module '@fastify/secure-session' {
+  interface SessionData {
+    /** Who is signed in: `token:<sub>` or `oidc:<user>`. */
+    actor: string;
+    /** A sign-in with the identity provider under way. */
+    pending: PendingSignIn | undefined;
+    /** A user refused for want of the console role (the page says so). */
+    denied: string;
+  }
+}
+
+const SESSION_COOKIE = 'np_console';
+const tags = ['console'];
+const Terms = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
+const AnnouncementBody = Type.Object(
+  { feedId: Type.String({ minLength: 1, maxLength: 100 }), title: Type.String({ minLength: 1, maxLength: 200 }), message: Type.String({ minLength: 1, maxLength: 3000 }), areas: Type.Optional(Terms), feeders: Type.Optional(Terms) },
+  { additionalProperties: false },
+);
+type Announcement = Static<typeof AnnouncementBody>;
+const SendBody = Type.Object({ ...AnnouncementBody.properties, confirm: Type.Literal(true, { description: 'The operator saw the preview and confirms: nothing is sent without it.' }) }, { additionalProperties: false });
+const EventParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) }, { additionalProperties: false });
+
+/** A 32-byte key for the session cookie's encryption, derived from a secret the service already has. */
+const sessionKey = (secret: string | undefined) => (secret ? createHash('sha256').update(`notification-pipeline console session\u0000${secret}`).digest() : randomBytes(32));
+
+/**
+ * The operator console: GET /console (a page like the subscribe page: this
+ * service's own script, a strict CSP) and its API under /console/api/.
+ * Sign-in with OpenID Connect (authorization code and PKCE) or with an
+ * admin token, either way into the same encrypted session cookie
+ * (HttpOnly, SameSite=Lax, Secure behind https, path /console); every
+ * change needs the session's CSRF token in `x-csrf-token`; every action is
+ * written to the audit log.
+ */
+export async function consoleRoutes(app: FastifyInstance, options: ConsoleOptions) {
+  const secure = new URL(options.publicBaseUrl).protocol === 'https:';
+  await app.register(fastifySecureSession, {
+    key: sessionKey(options.sessionSecret),
+    cookieName: SESSION_COOKIE,
+    expiry: options.sessionHours * 3600,
+    cookie: { path: '/console', httpOnly: true, sameSite: 'lax', secure },
+  });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/secure-session', getToken: (request) => request.headers['x-csrf-token'] as string | undefined });
+  const { db } = options;
+  const page = loadAsset('console.html');
+
+  const actorOf = (request: FastifyRequest): string => {
+    const actor = request.session.get('actor') as string | undefined;
+    if (!actor) throw new Errors.Unauthorized('sign in to the console first');
+    return actor;
+  };
+  const signedIn = { onRequest: async (request: FastifyRequest) => void actorOf(request) };
+  const change = { onRequest: [signedIn.onRequest, app.csrfProtection] };
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, actor: string, via: string) => {
+    request.session.regenerate();
+    request.session.set('actor', actor);
+    // The session's CSRF secret is made now, in the cookie the sign-in sets.
+    await reply.generateCsrf();
+    await audit(db, actor, 'sign-in', { via });
+  };
+
+  app.get('/console', { schema: { summary: 'The operator console', tags, response: { 200: textResponse('text/html', 'The page.') } } }, async (_request, reply) =>
+    reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' }).type(page.contentType).send(page.body),
+  );
+
+  app.get('/console/api/me', { schema: { summary: 'Who is signed in to the console', tags } }, async (request, reply) => {
+    const actor = request.session.get('actor') as string | undefined;
+    const denied = request.session.get('denied') as string | undefined;
+    return {
+      signedIn: actor !== undefined,
+      actor: actor ?? null,
+      csrfToken: actor ? await reply.generateCsrf() : null,
+      oidc: options.oidc !== null,
+      denied: denied ?? null,
+    };
+  });
+
+  app.post<{ Body: { token: string } }>(
+    '/console/api/session',
+    { schema: { summary: 'Sign in with an admin token', description: 'The token `npm run token -- --admin --sub <name>` prints, exchanged for a console session.', tags, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 4000 }) }, { additionalProperties: false }), response: errorResponses(400, 401, 403) } },
+    async (request, reply) => {
+      const caller = options.authenticate({ headers: { authorization: `Bearer ${request.body.token.trim()}` } } as FastifyRequest);
+      if (caller.kind !== 'user') throw new Errors.Unauthorized('the token is not valid');
+      if (!caller.admin) throw new Errors.Forbidden('this token is not an admin token');
+      await signIn(request, reply, `token:${caller.userId}`, 'admin token');
+      return { signedIn: true };
+    },
+  );
+
+  app.post('/console/api/logout', { ...change, schema: { summary: 'Sign out of the console', tags } }, async (request) => {
+    const actor = actorOf(request);
+    await audit(db, actor, 'sign-out');
+    request.session.delete();
+    return { signedIn: false };
+  });
+
+  app.get('/console/login', { schema: { summary: 'Sign in with the organisation\'s identity provider', tags } }, async (request, reply) => {
+    if (!options.oidc) throw new Errors.NotFound('sign-in with an identity provider is not set up (Console__Oidc__Issuer)');
+    const { url, pending } = await options.oidc.signIn.start();
+    request.session.set('pending', pending);
+    return reply.redirect(url, 303);
+  });
+
+  app.get('/console/callback', { schema: { summary: 'Where the identity provider sends the browser back', tags } }, async (request, reply) => {
+    const pending = request.session.get('pending') as PendingSignIn | undefined;
+    if (!options.oidc || !pending) return refusal(reply, 400, 'This sign-in link is not one the console started. Start again from the console.');
+    request.session.set('pending', undefined);
+    let claims: Record<string, unknown>;
+    try {
+      claims = await options.oidc.signIn.finish(new URL(request.url, options.publicBaseUrl), pending);
+    } catch (error) {
+      request.log.warn({ err: { message: (error as Error).message } }, 'console sign-in failed');
+      return refusal(reply, 400, 'The identity provider\'s answer did not check out. Start again from the console.');
+    }
+    const actor = oidcActor(claims);
+    if (!holdsRole(claims, options.oidc.adminRole)) {
+      await audit(db, actor, 'sign-in refused', { reason: 'no console role' });
+      request.session.set('denied', actor);
+      return refusal(reply, 403, `You are signed in as ${actor.slice(5)}, but your account does not hold the console role (${options.oidc.adminRole}). Ask an administrator of your organisation for it. Nothing of the console is shown.`);
+    }
+    await signIn(request, reply, actor, 'openid connect');
+    return reply.redirect('/console', 303);
+  });
+
+  app.get('/console/api/overview', { ...signedIn, schema: { summary: 'Feeds, backlog, deliveries of the last day, subscriptions', tags } }, async () => {
+    const records = await listFeedHealth(db);
+    const at = { now: options.now(), staleAfterPolls: options.staleAfterPolls };
+    const [backlog, lastDay, subscriptions] = await Promise.all([backlogByProvider(db), deliveriesOfLastDay(db), activeSubscriptions(db)]);
+    return { feeds: options.feeds.map((feed) => feedHealthView(feed, records.get(feed.id), at)), backlog, lastDay, subscriptions };
+  });
+
+  app.get<{ Querystring: { feed?: string } }>('/console/api/events', { ...signedIn, schema: { summary: 'The latest events with their deliveries counted', tags } }, async (request) => ({
+    events: await latestEvents(db, { feedId: request.query.feed || undefined, limit: 50 }),
+    held: await latestEvents(db, { heldOnly: true, limit: 100 }),
+  }));
+
+  app.post<{ Params: Static<typeof EventParams> }>('/console/api/events/:id/requeue', { ...change, schema: { summary: 'Requeue an event\'s failed deliveries', tags, params: EventParams } }, async (request) => {
+    const actor = actorOf(request);
+    const ids = await failedDeliveriesOf(db, Number(request.params.id));
+    const requeued = ids.length === 0 ? [] : await db.transaction(async (trx) => {
+      const done = await requeueFailedDeliveries(trx, { providers: options.directProviders, ids });
+      if (done.length > 0) await options.dispatcher.notify(trx);
+      return done;
+    });
+    await audit(db, actor, 'requeue failed deliveries', { eventId: Number(request.params.id), requeued: requeued.length });
+    return { requeued: requeued.length };
+  });
+
+  for (const decision of ['release', 'discard'] as const) {
+    app.post<{ Params: Static<typeof EventParams> }>(`/console/api/events/:id/${decision}`, { ...change, schema: { summary: `${decision === 'release' ? 'Release' : 'Discard'} a held event`, tags, params: EventParams, response: errorResponses(401, 403, 409) } }, async (request) => {
+      const actor = actorOf(request);
+      const id = Number(request.params.id);
+      const done = decision === 'release' ? await options.pipeline.releaseHeld(id, actor) : await options.pipeline.discardHeld(id, actor);
+      if (!done) throw new Errors.Conflict(`event ${id} is not held (released or discarded already, or unknown)`);
+      await audit(db, actor, decision === 'release' ? 'release held event' : 'discard held event', { eventId: id });
+      return { [decision === 'release' ? 'released' : 'discarded']: id };
+    });
+  }
+
+  const announcementOf = (body: Announcement) => {
+    const feed = options.announcers.find((manifest) => manifest.feed.id === body.feedId);
+    if (!feed) throw new Errors.InvalidField(`body/feedId: ${body.feedId} takes no announcements (${options.announcers.map((m) => m.feed.id).join(', ') || 'none does'})`);
+    if (body.title.trim() === '' || body.message.trim() === '') throw new Errors.InvalidField('body/title and body/message must not be blank');
+    return feed.announcement!({ title: body.title.trim(), message: body.message.trim(), areas: body.areas ?? [], feeders: body.feeders ?? [] });
+  };
+
+  app.get('/console/api/announcers', { ...signedIn, schema: { summary: 'The feeds that take announcements', tags } }, async () => options.announcers.map((m) => ({ id: m.feed.id, displayName: m.feed.displayName })));
+
+  app.post<{ Body: Announcement }>('/console/api/announcements/preview', { ...change, schema: { summary: 'Whom an announcement would reach, by provider (sends nothing)', tags, body: AnnouncementBody } }, async (request) => {
+    actorOf(request);
+    const event = announcementOf(request.body);
+    const [byProvider] = await matchCounts(db, options.filters, event.feedId, [event], options.pageSize);
+    return { subscriptions: totalOf(byProvider), byProvider: Object.fromEntries([...byProvider].sort()) };
+  });
+
+  app.post<{ Body: Static<typeof SendBody> }>('/console/api/announcements', { ...change, schema: { summary: 'Send an announcement the operator confirmed', tags, body: SendBody } }, async (request, reply) => {
+    const actor = actorOf(request);
+    const { confirm: _confirmed, ...body } = request.body;
+    const event = announcementOf(body);
+    const result = await options.handOver.processNotificationEvents([event], { awaitDelivery: true });
+    await audit(db, actor, 'announcement sent', { feedId: body.feedId, title: body.title.trim(), matched: result.matchedSubscriptionCount, delivered: result.deliveredCount });
+    return reply.status(202).send(result);
+  });
+
+  app.get('/console/api/audit', { ...signedIn, schema: { summary: 'The console\'s audit log, newest first', tags } }, async () => ({ entries: await auditLog(db, 100) }));
+}
+
+function refusal(reply: FastifyReply, status: number, text: string) {
+  return reply
+    .status(status)
+    .headers(PERSON_PAGE_HEADERS)
+    .send(personPage({ title: status === 403 ? 'Not allowed' : 'Sign-in did not work', tone: 'bad', paragraphs: [text] }));
+}

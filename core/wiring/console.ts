@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { consoleRoutes } from '../console/console-routes.ts';
+import { createOidcSignIn } from '../console/oidc-sign-in.ts';
+import { ConfigError } from '../config/load-config.ts';
+import type { Wiring } from './services.ts';
+
+/**
+ * The operator console (GET /console and /console/api/…): sign-in with the
+ * organisation's identity provider when Console__Oidc__Issuer is set, with
+ * an admin token always; in a scope of its own (its session cookie and CSRF
+ * protection touch no other route).
+ */
+async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
+  const { platform } = wiring;
+  const settings = platform.config.Console;
+  const oidc = settings.Oidc;
+  if (oidc.Issuer && !oidc.ClientId) throw new ConfigError(['Console__Oidc__ClientId is required with Console__Oidc__Issuer']);
+  const publicBaseUrl = platform.config.PublicBaseUrl;
+  await app.register(async (scope) =>
+    consoleRoutes(scope, {
+      db: wiring.external.db,
+      authenticate: wiring.coreServices.auth.authenticate,
+      oidc: oidc.Issuer
+        ? {
+            signIn: createOidcSignIn({ issuer: oidc.Issuer, clientId: oidc.ClientId!, clientSecret: oidc.ClientSecret, redirectUri: new URL('/console/callback', publicBaseUrl).href }),
+            adminRole: oidc.AdminRole,
+          }
+        : null,
+      sessionSecret: platform.config.Jwt.Secret ?? oidc.ClientSecret,
+      sessionHours: settings.SessionHours,
+      publicBaseUrl,
+      feeds: wiring.operations.monitoredFeeds,
+      staleAfterPolls: platform.config.FeedHealth.StaleAfterPolls,
+      now: platform.now,
+      announcers: platform.registry.feeds.filter((manifest) => manifest.announcement !== undefined),
+      filters: wiring.delivery.rules.filters,
+      pageSize: platform.config.NotificationPipeline.FanoutPageSize,
+      pipeline: wiring.pipeline.pipeline,
+      handOver: wiring.pipeline.handOver,
+      dispatcher: wiring.delivery.dispatcher,
+      directProviders: wiring.operations.directProviders,
+    }),
+  );
+}
+
+export const consoleWiringPlugin = fp(consoleWiring, { name: 'np-console', dependencies: ['np-operations'] });

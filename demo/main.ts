@@ -90,9 +90,11 @@ async function main(): Promise<void> {
   });
   await service.ready;
   if (stopping !== undefined) return;
+  const token = adminToken(jwtSecret);
   process.stdout.write(
     `Service: ${serviceUrl}\nSubscribe page: ${serviceUrl}/subscribe\nPush inbox: ${push.baseUrl}\nMail inbox: ${mail.baseUrl}\nText gateway: ${sms.baseUrl}\nWebhook receiver: ${hooks.url}\nBrowser push service: ${browsers.url}\n` +
-      `Admin token (12 h): ${adminToken(jwtSecret)}\n` +
+      `Operator console (this link signs you in): ${serviceUrl}/console#token=${token}\n` +
+      `Admin token (12 h): ${token}\n` +
       `  curl -H "Authorization: Bearer <admin token>" ${serviceUrl}/api/admin/feeds   (also /api/admin/deliveries, /metrics, /docs)\n`,
   );
   output.release();

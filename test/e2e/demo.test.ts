@@ -50,6 +50,9 @@ describe('npm run demo', () => {
     const installed = (await loadPlatform()).registry.getAll().map((feed) => feed.id);
     expect(((await feeds.json()) as Array<{ id: string }>).map((feed) => feed.id)).toEqual(installed);
     expect(installed).toEqual(expect.arrayContaining(['utility.power-outages', 'utility.scheduled-outages']));
+    // And the console: the link it printed carries that token in its fragment, which the page exchanges for a session.
+    expect(demo.output()).toContain(`Operator console (this link signs you in): ${urls.service}/console#token=${token}`);
+    expect((await fetch(`${urls.service}/console`)).status).toBe(200);
 
     const ended = await demo.stop('SIGINT');
     // npm's shell (dash) dies of the SIGINT the whole group gets, so npm reports the interrupt as a

@@ -36,8 +36,11 @@ function complain(answer) {
   say(alertRegion, answer.body?.message ?? `The service answered ${answer.status}.`);
 }
 
-/** @param {string | Date | null} at */
-const when = (at) => (at ? new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+/** This browser's time, with its zone named (an operator on another continent reads which). @param {string | Date | null} at */
+const when = (at) => (at ? new Date(at).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }) : '—');
+/** @type {Map<string, string>} */
+const feedNames = new Map();
+const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? id;
 
 /**
  * @param {string} id
@@ -68,6 +71,7 @@ async function refresh() {
   const [overview, events, audit] = await Promise.all([call('GET', '/console/api/overview'), call('GET', '/console/api/events'), call('GET', '/console/api/audit')]);
   if (!overview.ok) return complain(overview);
   const { feeds, backlog, lastDay, subscriptions } = overview.body;
+  for (const feed of feeds) feedNames.set(feed.id, feed.displayName);
   fillTable('feeds-table', feeds.map((/** @type {any} */ feed) => [
     feed.displayName,
     when(feed.lastPollAt),
@@ -76,7 +80,7 @@ async function refresh() {
   ]), 'No feeds.');
   fillTable('backlog-table', backlog.map((/** @type {any} */ row) => [row.provider, row.status, row.count]), 'Nothing is waiting.');
   fillTable('day-table', lastDay.map((/** @type {any} */ row) => [row.status, row.count]), 'No deliveries in the last 24 hours.');
-  fillTable('subscriptions-table', subscriptions.map((/** @type {any} */ row) => [row.feedId, row.provider, row.count]), 'No active subscriptions.');
+  fillTable('subscriptions-table', subscriptions.map((/** @type {any} */ row) => [feedName(row.feedId), row.provider, row.count]), 'No active subscriptions.');
   byId('refreshed').textContent = `Refreshes itself every ${REFRESH_MS / 1000} s. Last: ${new Date().toLocaleTimeString()}.`;
   if (events.ok) {
     showEvents('held-list', events.body.held, true);
@@ -84,6 +88,9 @@ async function refresh() {
   }
   if (audit.ok) fillTable('audit-table', audit.body.entries.map((/** @type {any} */ entry) => [when(entry.at), entry.actor, describe(entry)]), 'Nothing yet.');
 }
+
+/** @param {{ status: string, decidedBy: string | null } | null} hold */
+const holdWords = (hold) => (!hold ? '' : hold.status === 'held' ? ' (held: waiting for an operator)' : ` (${hold.status} by ${hold.decidedBy})`);
 
 /** @param {any} entry */
 const describe = (entry) => {
@@ -103,13 +110,13 @@ function showEvents(listId, events, held) {
       : events.map((event) => {
           const counts = held
             ? `would reach ${event.hold.count.toLocaleString()} subscriptions`
-            : `${event.matched} matched, ${event.delivered} delivered, ${event.failed} failed, ${event.waiting} waiting${event.hold ? ` (${event.hold.status} by ${event.hold.decidedBy ?? 'nobody yet'})` : ''}`;
+            : `${event.matched} matched, ${event.delivered} delivered, ${event.failed} failed, ${event.waiting} waiting${holdWords(event.hold)}`;
           const actions = held
             ? [button(`Release #${event.id}`, () => decide(event.id, 'release')), button(`Discard #${event.id}`, () => decide(event.id, 'discard'), 'danger')]
             : event.failed > 0
               ? [button(`Requeue ${event.failed} failed`, () => decide(event.id, 'requeue'), 'secondary')]
               : [];
-          return el('li', {}, el('strong', {}, event.title || event.eventType), el('span', { class: 'hint' }, ` ${event.feedId} · ${event.eventType} · ${when(event.createdAt)}`), el('br'), el('span', {}, counts), ...(actions.length ? [el('div', { class: 'actions' }, ...actions)] : []));
+          return el('li', {}, el('strong', {}, event.title || event.eventType), el('span', { class: 'hint' }, ` ${feedName(event.feedId)} · ${event.eventType} · ${when(event.createdAt)}`), el('br'), el('span', {}, counts), ...(actions.length ? [el('div', { class: 'actions' }, ...actions)] : []));
         })),
   );
 }
@@ -184,7 +191,17 @@ function editAnnouncement() {
   field('title').focus();
 }
 
+/** A sign-in link (`/console#token=…`, what the demo prints): the token is exchanged for a session and leaves the address bar. */
+async function signInFromLink() {
+  const match = /^#token=(.+)$/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, '', location.pathname);
+  const answer = await call('POST', '/console/api/session', { token: decodeURIComponent(match[1]) });
+  if (!answer.ok) say(alertRegion, answer.body?.message ?? 'The sign-in link was not accepted.');
+}
+
 async function start() {
+  await signInFromLink();
   const me = await call('GET', '/console/api/me');
   if (!me.ok) return complain(me);
   byId('oidc-sign-in').hidden = !me.body.oidc;

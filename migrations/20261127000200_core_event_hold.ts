@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
  * an event that would reach more subscriptions than the threshold is stored
  * `held` with the count and claims nothing, until the console releases it
  * (its fan-out starts then, from the first subscription) or discards it.
- * And the console's audit log: who did what, when.
+ * And the console's audit log (who did what, when) and its signed-out sessions.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('notification_events', (t) => {
@@ -24,9 +24,15 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('detail').notNullable().defaultTo('{}');
     t.index(['at'], 'console_audit_log_at');
   });
+  // Console sessions signed out before their end: their cookie, even copied, no longer signs anyone in.
+  await knex.schema.createTable('console_ended_sessions', (t) => {
+    t.text('sid').primary();
+    t.timestamp('ended_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTableIfExists('console_ended_sessions');
   await knex.schema.dropTableIfExists('console_audit_log');
   await knex.raw('DROP INDEX IF EXISTS notification_events_held');
   await knex.raw('ALTER TABLE notification_events DROP CONSTRAINT IF EXISTS notification_events_hold_status_check');

@@ -121,6 +121,7 @@ export const coreConfigSchema = Type.Object({
       AdminRole: Str('The value the roles or groups claim must hold for a user to use the console.', { minLength: 1, default: 'notification-admin' }),
     }, { default: {} }),
     SessionHours: Type.Integer({ minimum: 1, maximum: 24, default: 8, description: 'How long a console sign-in lasts.' }),
+    SessionSecret: Type.Optional(Str('Key material of the console\'s session cookie when Jwt__Secret is unset (the same on every instance).', { 'x-secret': true, minLength: 32 })),
   }, { default: {} }),
 });
 

@@ -21,12 +21,13 @@ import { loadAsset, PAGE_HEADERS } from '../web/page-assets.ts';
 import { activeSubscriptions, audit, auditLog, backlogByProvider, deliveriesOfLastDay, failedDeliveriesOf, latestEvents } from './console-repository.ts';
 import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
 import { holdsRole, oidcActor } from './role-policy.ts';
+import { sessionEnd } from './session-policy.ts';
 
 export interface ConsoleOptions {
   readonly db: Knex;
   readonly authenticate: (request: FastifyRequest) => Caller;
   readonly oidc: { readonly signIn: OidcSignIn; readonly adminRole: string } | null;
-  /** Key material of the session cookie (Jwt__Secret, else the OIDC client secret; random when neither: sessions end with the process). */
+  /** Key material of the session cookie (Jwt__Secret, else Console__SessionSecret; random when neither: sessions end with the process and stay on one instance). */
   readonly sessionSecret: string | undefined;
   readonly sessionHours: number;
   readonly publicBaseUrl: string;
@@ -44,8 +45,12 @@ export interface ConsoleOptions {
 
 declare module '@fastify/secure-session' {
   interface SessionData {
-    /** Who is signed in: `token:<sub>` or `oidc:<user>`. */
+    /** Who is signed in: `token:<sub>` or `oidc:<sub>`. */
     actor: string;
+    /** This sign-in's id (a sign-out ends it, whatever copy of the cookie is shown later). */
+    sid: string;
+    /** When this sign-in ends (epoch ms): SessionHours after it, or the admin token's own end when sooner. Never moved. */
+    until: number;
     /** A sign-in with the identity provider under way. */
     pending: PendingSignIn | undefined;
     /** A user refused for want of the console role (the page says so). */
@@ -63,8 +68,13 @@ const AnnouncementBody = Type.Object(
 type Announcement = Static<typeof AnnouncementBody>;
 const SendBody = Type.Object({ ...AnnouncementBody.properties, confirm: Type.Literal(true, { description: 'The operator saw the preview and confirms: nothing is sent without it.' }) }, { additionalProperties: false });
 const EventParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) }, { additionalProperties: false });
+const SignedIn = Type.Object({ signedIn: Type.Boolean() });
+/** A view the console's page reads (its shape is the page's, not a public contract). */
+const View = (description: string) => Type.Unknown({ description });
+const htmlPage = (description: string) => textResponse('text/html', description);
+const redirect = (description: string) => ({ description });
 
-/** A 32-byte key for the session cookie's encryption, derived from a secret the service already has. */
+/** A 32-byte key for the session cookie's encryption, derived from a secret of the service's (random without one: sessions then end with the process). */
 const sessionKey = (secret: string | undefined) => (secret ? createHash('sha256').update(`notification-pipeline console session\u0000${secret}`).digest() : randomBytes(32));
 
 /**
@@ -88,16 +98,39 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
   const { db } = options;
   const page = loadAsset('console.html');
 
-  const actorOf = (request: FastifyRequest): string => {
-    const actor = request.session.get('actor') as string | undefined;
+  /**
+   * The signed-in actor, checked against the sign-in's own end (the
+   * cookie's timestamp moves whenever the session is written, this does
+   * not) and the signed-out sessions. Memoised per request.
+   */
+  const checked = new WeakMap<FastifyRequest, Promise<string | null>>();
+  const currentActor = (request: FastifyRequest): Promise<string | null> => {
+    let found = checked.get(request);
+    if (!found) {
+      found = (async () => {
+        const actor = request.session.get('actor');
+        const sid = request.session.get('sid');
+        const until = request.session.get('until');
+        if (!actor || !sid || typeof until !== 'number' || until <= options.now().getTime()) return null;
+        const ended = await db('console_ended_sessions').where({ sid }).first('sid');
+        return ended ? null : actor;
+      })();
+      checked.set(request, found);
+    }
+    return found;
+  };
+  const actorOf = async (request: FastifyRequest): Promise<string> => {
+    const actor = await currentActor(request);
     if (!actor) throw new Errors.Unauthorized('sign in to the console first');
     return actor;
   };
-  const signedIn = { onRequest: async (request: FastifyRequest) => void actorOf(request) };
+  const signedIn = { onRequest: async (request: FastifyRequest) => void (await actorOf(request)) };
   const change = { onRequest: [signedIn.onRequest, app.csrfProtection] };
-  const signIn = async (request: FastifyRequest, reply: FastifyReply, actor: string, via: string) => {
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, actor: string, via: string, token?: string) => {
     request.session.regenerate();
     request.session.set('actor', actor);
+    request.session.set('sid', randomBytes(16).toString('base64url'));
+    request.session.set('until', sessionEnd(options.now(), options.sessionHours, token));
     // The session's CSRF secret is made now, in the cookie the sign-in sets.
     await reply.generateCsrf();
     await audit(db, actor, 'sign-in', { via });
@@ -107,8 +140,15 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' }).type(page.contentType).send(page.body),
   );
 
-  app.get('/console/api/me', { schema: { summary: 'Who is signed in to the console', tags } }, async (request, reply) => {
-    const actor = request.session.get('actor') as string | undefined;
+  const Me = Type.Object({
+    signedIn: Type.Boolean(),
+    actor: Type.Union([Type.String(), Type.Null()]),
+    csrfToken: Type.Union([Type.String(), Type.Null()], { description: 'What every change sends as x-csrf-token.' }),
+    oidc: Type.Boolean({ description: 'Whether sign-in with the identity provider is set up.' }),
+    denied: Type.Union([Type.String(), Type.Null()], { description: 'A user just refused for want of the console role.' }),
+  });
+  app.get('/console/api/me', { schema: { summary: 'Who is signed in to the console', tags, response: { 200: Me } } }, async (request, reply) => {
+    const actor = (await currentActor(request)) ?? undefined;
     const denied = request.session.get('denied') as string | undefined;
     return {
       signedIn: actor !== undefined,
@@ -121,31 +161,55 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
 
   app.post<{ Body: { token: string } }>(
     '/console/api/session',
-    { schema: { summary: 'Sign in with an admin token', description: 'The token `npm run token -- --admin --sub <name>` prints, exchanged for a console session.', tags, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 4000 }) }, { additionalProperties: false }), response: errorResponses(400, 401, 403) } },
+    { schema: { summary: 'Sign in with an admin token', description: 'The token `npm run token -- --admin --sub <name>` prints, exchanged for a console session.', tags, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 4000 }) }, { additionalProperties: false }), response: { 200: SignedIn, ...errorResponses(400, 401, 403) } } },
     async (request, reply) => {
-      const caller = options.authenticate({ headers: { authorization: `Bearer ${request.body.token.trim()}` } } as FastifyRequest);
+      const token = request.body.token.trim();
+      const caller = options.authenticate({ headers: { authorization: `Bearer ${token}` } } as FastifyRequest);
       if (caller.kind !== 'user') throw new Errors.Unauthorized('the token is not valid');
-      if (!caller.admin) throw new Errors.Forbidden('this token is not an admin token');
-      await signIn(request, reply, `token:${caller.userId}`, 'admin token');
+      if (!caller.admin) {
+        await audit(db, `token:${caller.userId}`, 'sign-in refused', { reason: 'not an admin token' });
+        throw new Errors.Forbidden('this token is not an admin token');
+      }
+      await signIn(request, reply, `token:${caller.userId}`, 'admin token', token);
       return { signedIn: true };
     },
   );
 
-  app.post('/console/api/logout', { ...change, schema: { summary: 'Sign out of the console', tags } }, async (request) => {
-    const actor = actorOf(request);
-    await audit(db, actor, 'sign-out');
+  app.post('/console/api/logout', { ...change, schema: { summary: 'Sign out of the console', tags, response: { 200: SignedIn, ...errorResponses(401, 403) } } }, async (request) => {
+    const actor = await actorOf(request);
+    await db.transaction(async (trx) => {
+      // Ended here, not only in this browser: a copy of the cookie signs nobody in either.
+      await trx('console_ended_sessions').insert({ sid: request.session.get('sid') }).onConflict('sid').ignore();
+      await audit(trx, actor, 'sign-out');
+    });
     request.session.delete();
     return { signedIn: false };
   });
 
-  app.get('/console/login', { schema: { summary: 'Sign in with the organisation\'s identity provider', tags } }, async (request, reply) => {
+  const loginSchema = {
+    summary: 'Sign in with the organisation\'s identity provider',
+    tags,
+    response: { 303: redirect('To the identity provider.'), 404: errorResponses(404)[404], 502: htmlPage('The identity provider did not answer.') },
+  };
+  app.get('/console/login', { schema: loginSchema }, async (request, reply) => {
     if (!options.oidc) throw new Errors.NotFound('sign-in with an identity provider is not set up (Console__Oidc__Issuer)');
-    const { url, pending } = await options.oidc.signIn.start();
-    request.session.set('pending', pending);
-    return reply.redirect(url, 303);
+    let started: Awaited<ReturnType<OidcSignIn['start']>>;
+    try {
+      started = await options.oidc.signIn.start();
+    } catch (error) {
+      request.log.warn({ err: { message: (error as Error).message } }, 'the identity provider did not answer');
+      return refusal(reply, 502, 'The identity provider did not answer. Try again in a moment, or sign in with an admin token.');
+    }
+    request.session.set('pending', started.pending);
+    return reply.redirect(started.url, 303);
   });
 
-  app.get('/console/callback', { schema: { summary: 'Where the identity provider sends the browser back', tags } }, async (request, reply) => {
+  const callbackSchema = {
+    summary: 'Where the identity provider sends the browser back',
+    tags,
+    response: { 303: redirect('Signed in: to the console.'), 400: htmlPage('The sign-in did not check out.'), 403: htmlPage('The user does not hold the console role.') },
+  };
+  app.get('/console/callback', { schema: callbackSchema }, async (request, reply) => {
     const pending = request.session.get('pending') as PendingSignIn | undefined;
     if (!options.oidc || !pending) return refusal(reply, 400, 'This sign-in link is not one the console started. Start again from the console.');
     request.session.set('pending', undefined);
@@ -159,6 +223,8 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     const actor = oidcActor(claims);
     if (!holdsRole(claims, options.oidc.adminRole)) {
       await audit(db, actor, 'sign-in refused', { reason: 'no console role' });
+      // Whoever was signed in before in this browser is not any more.
+      request.session.regenerate();
       request.session.set('denied', actor);
       return refusal(reply, 403, `You are signed in as ${actor.slice(5)}, but your account does not hold the console role (${options.oidc.adminRole}). Ask an administrator of your organisation for it. Nothing of the console is shown.`);
     }
@@ -166,37 +232,44 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     return reply.redirect('/console', 303);
   });
 
-  app.get('/console/api/overview', { ...signedIn, schema: { summary: 'Feeds, backlog, deliveries of the last day, subscriptions', tags } }, async () => {
+  app.get('/console/api/overview', { ...signedIn, schema: { summary: 'Feeds, backlog, deliveries of the last day, subscriptions', tags, response: { 200: View('{ feeds, backlog, lastDay, subscriptions }'), ...errorResponses(401) } } }, async () => {
     const records = await listFeedHealth(db);
     const at = { now: options.now(), staleAfterPolls: options.staleAfterPolls };
     const [backlog, lastDay, subscriptions] = await Promise.all([backlogByProvider(db), deliveriesOfLastDay(db), activeSubscriptions(db)]);
     return { feeds: options.feeds.map((feed) => feedHealthView(feed, records.get(feed.id), at)), backlog, lastDay, subscriptions };
   });
 
-  app.get<{ Querystring: { feed?: string } }>('/console/api/events', { ...signedIn, schema: { summary: 'The latest events with their deliveries counted', tags } }, async (request) => ({
+  const eventsSchema = {
+    summary: 'The latest events with their deliveries counted, and the held ones',
+    tags,
+    querystring: Type.Object({ feed: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+    response: { 200: View('{ events, held }'), ...errorResponses(400, 401) },
+  };
+  app.get<{ Querystring: { feed?: string } }>('/console/api/events', { ...signedIn, schema: eventsSchema }, async (request) => ({
     events: await latestEvents(db, { feedId: request.query.feed || undefined, limit: 50 }),
     held: await latestEvents(db, { heldOnly: true, limit: 100 }),
   }));
 
-  app.post<{ Params: Static<typeof EventParams> }>('/console/api/events/:id/requeue', { ...change, schema: { summary: 'Requeue an event\'s failed deliveries', tags, params: EventParams } }, async (request) => {
-    const actor = actorOf(request);
+  app.post<{ Params: Static<typeof EventParams> }>('/console/api/events/:id/requeue', { ...change, schema: { summary: 'Requeue an event\'s failed deliveries', tags, params: EventParams, response: { 200: Type.Object({ requeued: Type.Integer() }), ...errorResponses(400, 401, 403) } } }, async (request) => {
+    const actor = await actorOf(request);
     const ids = await failedDeliveriesOf(db, Number(request.params.id));
-    const requeued = ids.length === 0 ? [] : await db.transaction(async (trx) => {
-      const done = await requeueFailedDeliveries(trx, { providers: options.directProviders, ids });
+    const requeued = await db.transaction(async (trx) => {
+      const done = ids.length === 0 ? [] : await requeueFailedDeliveries(trx, { providers: options.directProviders, ids });
       if (done.length > 0) await options.dispatcher.notify(trx);
+      await audit(trx, actor, 'requeue failed deliveries', { eventId: Number(request.params.id), requeued: done.length });
       return done;
     });
-    await audit(db, actor, 'requeue failed deliveries', { eventId: Number(request.params.id), requeued: requeued.length });
     return { requeued: requeued.length };
   });
 
   for (const decision of ['release', 'discard'] as const) {
-    app.post<{ Params: Static<typeof EventParams> }>(`/console/api/events/:id/${decision}`, { ...change, schema: { summary: `${decision === 'release' ? 'Release' : 'Discard'} a held event`, tags, params: EventParams, response: errorResponses(401, 403, 409) } }, async (request) => {
-      const actor = actorOf(request);
+    app.post<{ Params: Static<typeof EventParams> }>(`/console/api/events/:id/${decision}`, { ...change, schema: { summary: `${decision === 'release' ? 'Release' : 'Discard'} a held event`, tags, params: EventParams, response: { 200: View(`{ ${decision === 'release' ? 'released' : 'discarded'}: id }`), ...errorResponses(400, 401, 403, 409) } } }, async (request) => {
+      const actor = await actorOf(request);
       const id = Number(request.params.id);
-      const done = decision === 'release' ? await options.pipeline.releaseHeld(id, actor) : await options.pipeline.discardHeld(id, actor);
+      // Recorded in the decision's own transaction: no release or discard without its line in the log.
+      const record = (trx: Knex.Transaction) => audit(trx, actor, decision === 'release' ? 'release held event' : 'discard held event', { eventId: id });
+      const done = decision === 'release' ? await options.pipeline.releaseHeld(id, actor, record) : await options.pipeline.discardHeld(id, actor, record);
       if (!done) throw new Errors.Conflict(`event ${id} is not held (released or discarded already, or unknown)`);
-      await audit(db, actor, decision === 'release' ? 'release held event' : 'discard held event', { eventId: id });
       return { [decision === 'release' ? 'released' : 'discarded']: id };
     });
   }
@@ -208,25 +281,25 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     return feed.announcement!({ title: body.title.trim(), message: body.message.trim(), areas: body.areas ?? [], feeders: body.feeders ?? [] });
   };
 
-  app.get('/console/api/announcers', { ...signedIn, schema: { summary: 'The feeds that take announcements', tags } }, async () => options.announcers.map((m) => ({ id: m.feed.id, displayName: m.feed.displayName })));
+  app.get('/console/api/announcers', { ...signedIn, schema: { summary: 'The feeds that take announcements', tags, response: { 200: Type.Array(Type.Object({ id: Type.String(), displayName: Type.String() })), ...errorResponses(401) } } }, async () => options.announcers.map((m) => ({ id: m.feed.id, displayName: m.feed.displayName })));
 
-  app.post<{ Body: Announcement }>('/console/api/announcements/preview', { ...change, schema: { summary: 'Whom an announcement would reach, by provider (sends nothing)', tags, body: AnnouncementBody } }, async (request) => {
-    actorOf(request);
+  app.post<{ Body: Announcement }>('/console/api/announcements/preview', { ...change, schema: { summary: 'Whom an announcement would reach, by provider (sends nothing)', tags, body: AnnouncementBody, response: { 200: Type.Object({ subscriptions: Type.Integer(), byProvider: Type.Record(Type.String(), Type.Integer()) }), ...errorResponses(400, 401, 403) } } }, async (request) => {
     const event = announcementOf(request.body);
     const [byProvider] = await matchCounts(db, options.filters, event.feedId, [event], options.pageSize);
     return { subscriptions: totalOf(byProvider), byProvider: Object.fromEntries([...byProvider].sort()) };
   });
 
-  app.post<{ Body: Static<typeof SendBody> }>('/console/api/announcements', { ...change, schema: { summary: 'Send an announcement the operator confirmed', tags, body: SendBody } }, async (request, reply) => {
-    const actor = actorOf(request);
+  app.post<{ Body: Static<typeof SendBody> }>('/console/api/announcements', { ...change, schema: { summary: 'Send an announcement the operator confirmed', tags, body: SendBody, response: { 202: View('The pipeline\'s result: matchedSubscriptionCount, deliveredCount, claimedCount.'), ...errorResponses(400, 401, 403) } } }, async (request, reply) => {
+    const actor = await actorOf(request);
     const { confirm: _confirmed, ...body } = request.body;
     const event = announcementOf(body);
+    // Written before anything goes out: an announcement that was sent always has its line, whatever happens during delivery.
+    await audit(db, actor, 'announcement sent', { feedId: body.feedId, title: body.title.trim(), areas: (body.areas ?? []).join(', '), feeders: (body.feeders ?? []).join(', ') });
     const result = await options.handOver.processNotificationEvents([event], { awaitDelivery: true });
-    await audit(db, actor, 'announcement sent', { feedId: body.feedId, title: body.title.trim(), matched: result.matchedSubscriptionCount, delivered: result.deliveredCount });
     return reply.status(202).send(result);
   });
 
-  app.get('/console/api/audit', { ...signedIn, schema: { summary: 'The console\'s audit log, newest first', tags } }, async () => ({ entries: await auditLog(db, 100) }));
+  app.get('/console/api/audit', { ...signedIn, schema: { summary: 'The console\'s audit log, newest first', tags, response: { 200: View('{ entries: [{ id, at, actor, action, detail }] }'), ...errorResponses(401) } } }, async () => ({ entries: await auditLog(db, 100) }));
 }
 
 function refusal(reply: FastifyReply, status: number, text: string) {

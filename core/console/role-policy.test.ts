@@ -10,6 +10,7 @@ describe('holdsRole: the console role in a user\'s claims', () => {
     ['other roles only', { roles: ['viewer'], groups: ['staff'] }, false],
     ['a role that only starts the same', { roles: ['notification-admins'] }, false],
     ['no roles at all', { sub: 'bob' }, false],
+    ['a null realm_access', { realm_access: null }, false],
   ])('%s: %s', (_case, claims, expected) => {
     expect(holdsRole(claims, 'notification-admin')).toBe(expected);
   });
@@ -17,10 +18,11 @@ describe('holdsRole: the console role in a user\'s claims', () => {
 
 describe('oidcActor: how the audit log names a user', () => {
   it.each<[Record<string, unknown>, string]>([
-    [{ preferred_username: 'alice', email: 'a@example.org', sub: '1' }, 'oidc:alice'],
-    [{ email: 'a@example.org', sub: '1' }, 'oidc:a@example.org'],
+    [{ preferred_username: 'alice', email: 'a@example.org', sub: '1' }, 'oidc:1 (alice)'],
+    [{ email: 'a@example.org', sub: '1' }, 'oidc:1 (a@example.org)'],
     [{ sub: 'abc' }, 'oidc:abc'],
-    [{ preferred_username: 'eve\ninjected: line', sub: '2' }, 'oidc:eve injected: line'],
+    [{ sub: 'alice', preferred_username: 'alice' }, 'oidc:alice'],
+    [{ preferred_username: 'eve\ninjected: line', sub: '2' }, 'oidc:2 (eve injected: line)'],
   ])('%j → %s', (claims, expected) => {
     expect(oidcActor(claims)).toBe(expected);
   });

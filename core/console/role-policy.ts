@@ -6,12 +6,19 @@
 export function holdsRole(claims: Readonly<Record<string, unknown>>, role: string): boolean {
   const has = (value: unknown) => (Array.isArray(value) ? value.includes(role) : value === role);
   if (has(claims.roles) || has(claims.groups)) return true;
-  const realm = claims.realm_access as { roles?: unknown } | undefined;
-  return realm !== undefined && has(realm.roles);
+  const realm = claims.realm_access;
+  return typeof realm === 'object' && realm !== null && has((realm as { roles?: unknown }).roles);
 }
 
-/** How the audit log names a signed-in user: `oidc:<preferred_username | email | sub>`, one line, at most 120 characters. */
+const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 120);
+
+/**
+ * How the audit log names a signed-in user: by `sub`, which the provider
+ * never reuses and the user cannot change (`oidc:<sub>`), with the name
+ * they go by when it differs (`oidc:8f3c… (alice)`); one line each.
+ */
 export function oidcActor(claims: Readonly<Record<string, unknown>>): string {
-  const name = [claims.preferred_username, claims.email, claims.sub].find((value) => typeof value === 'string' && value.trim() !== '') as string | undefined;
-  return `oidc:${(name ?? 'unknown').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 120)}`;
+  const sub = typeof claims.sub === 'string' && claims.sub !== '' ? oneLine(claims.sub) : 'unknown';
+  const name = [claims.preferred_username, claims.email].find((value) => typeof value === 'string' && value.trim() !== '') as string | undefined;
+  return name === undefined || oneLine(name) === sub ? `oidc:${sub}` : `oidc:${sub} (${oneLine(name)})`;
 }

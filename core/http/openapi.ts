@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: 'admin', description: 'For operators: a bearer JWT with `role: "admin"`.' },
   { name: 'health', description: 'Liveness, readiness and Prometheus metrics.' },
   { name: 'pages', description: 'The subscribe and manage pages for people, and their files.' },
+  { name: 'console', description: 'The operator console and its API (a session cookie from a sign-in, a CSRF token on every change).' },
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]['name'];

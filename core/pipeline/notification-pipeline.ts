@@ -103,6 +103,7 @@ export class NotificationPipelineService implements NotificationPipeline {
     });
     const handOver: HandOver = { claimedIds: [], matched: new Set(), wasSystemDelivery: false };
     const keepFor = options.awaitDelivery ? randomUUID() : undefined;
+    let heldAny = false;
     const take = (page: { claimedIds: number[]; matched: Set<number> }) => {
       handOver.claimedIds.push(...page.claimedIds);
       for (const id of page.matched) handOver.matched.add(id);
@@ -111,6 +112,7 @@ export class NotificationPipelineService implements NotificationPipeline {
       // An operator's own call (an announcement they confirmed, a /test) is never held.
       const held = options.onlySubscriptionIds || options.awaitDelivery ? new Set<number>() : await this.#holdAboveThreshold(trx, feedId, all);
       const feedEvents = all.filter((entry) => !held.has(entry.eventId));
+      heldAny ||= held.size > 0;
       if (feedEvents.length === 0) continue;
       if (options.onlySubscriptionIds) {
         // /test: these subscriptions, whatever their filter.
@@ -141,7 +143,8 @@ export class NotificationPipelineService implements NotificationPipeline {
       }
     }
     handOver.claimedIds.sort((a, b) => a - b);
-    handOver.wasSystemDelivery = await systemDeliveryExists(
+    // A held event is the pipeline's to deliver once an operator decides: its caller (a digest's run) must not make it again.
+    handOver.wasSystemDelivery = heldAny || await systemDeliveryExists(
       trx,
       prepared.map(({ event }) => ({ feedId: event.feedId, sourceKey: event.sourceKey, eventType: event.eventType })),
     );
@@ -158,7 +161,8 @@ export class NotificationPipelineService implements NotificationPipeline {
     const above = this.#deps.holdAboveSubscriptions ?? 0;
     const held = new Set<number>();
     if (above <= 0 || (await activeSubscriptionCount(trx, feedId)) <= above) return held;
-    const counts = await matchCounts(trx, this.#deps.rules.filters, feedId, events.map((entry) => entry.event), this.#deps.firstPageSize);
+    // Counting stops once every event is over the threshold: bounded by what the question needs.
+    const counts = await matchCounts(trx, this.#deps.rules.filters, feedId, events.map((entry) => entry.event), this.#deps.firstPageSize, above);
     for (const [index, entry] of events.entries()) {
       const reach = totalOf(counts[index]);
       if (reach <= above) continue;
@@ -176,9 +180,10 @@ export class NotificationPipelineService implements NotificationPipeline {
    * An operator releases a held event: once (the first release wins, on any
    * instance), its System subscriptions are claimed and its fan-out starts
    * from the first subscription, as a hand-over's would. False when it is
-   * not held (unknown, released or discarded already).
+   * not held (unknown, released or discarded already). `record` runs in
+   * the same transaction (the audit line).
    */
-  async releaseHeld(eventId: number, actor: string): Promise<boolean> {
+  async releaseHeld(eventId: number, actor: string, record?: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
     return this.#deps.db.transaction(async (trx) => {
       const [row] = await trx('notification_events')
         .where({ id: eventId, hold_status: 'held' })
@@ -189,15 +194,20 @@ export class NotificationPipelineService implements NotificationPipeline {
       const system = await claimPage(trx, this.#deps.rules, row.feed_id, [entry], await systemSubscriptions(trx, row.feed_id));
       if (system.claimedIds.length > 0) await this.#deps.dispatcher.notify(trx);
       await this.#deps.expander.continueAfter(trx, [eventId], 0);
+      await record?.(trx);
       return true;
     });
   }
 
-  /** An operator discards a held event: it is never delivered. False when it is not held. */
-  async discardHeld(eventId: number, actor: string): Promise<boolean> {
-    const changed = await this.#deps.db('notification_events')
-      .where({ id: eventId, hold_status: 'held' })
-      .update({ hold_status: 'discarded', hold_decided_by: actor, hold_decided_at: this.#deps.db.fn.now() });
-    return Number(changed) === 1;
+  /** An operator discards a held event: it is never delivered. False when it is not held. `record` runs in the same transaction (the audit line). */
+  async discardHeld(eventId: number, actor: string, record?: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
+    return this.#deps.db.transaction(async (trx) => {
+      const changed = await trx('notification_events')
+        .where({ id: eventId, hold_status: 'held' })
+        .update({ hold_status: 'discarded', hold_decided_by: actor, hold_decided_at: trx.fn.now() });
+      if (Number(changed) !== 1) return false;
+      await record?.(trx);
+      return true;
+    });
   }
 }

@@ -19,26 +19,32 @@ function formatter(locale: string, timeZone: string, options: Intl.DateTimeForma
 }
 
 const asDate = (instant: Date | string) => (typeof instant === 'string' ? new Date(instant) : instant);
+/**
+ * The zone's name as English readers know it (`GMT+5:30`, `BST`); in other
+ * languages its offset (`GMT+5:30`), since a short name there may mislead
+ * (Tamil names Colombo's zone "IST", read as India's).
+ */
+const zoneStyle = (locale: string): Intl.DateTimeFormatOptions['timeZoneName'] => (locale.startsWith('en') ? 'short' : 'shortOffset');
 const valid = (date: Date) => !Number.isNaN(date.getTime());
 
 /** `22 Nov 2026, 08:15 GMT+5:30`; text that is no date comes back as it was. */
 export function formatDateTime(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
   const date = asDate(instant);
   if (!valid(date)) return String(instant);
-  return formatter(locale, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(date);
+  return formatter(locale, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: zoneStyle(locale) }).format(date);
 }
 
 /** `08:15 GMT+5:30`. */
 export function formatClockTime(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
   const date = asDate(instant);
   if (!valid(date)) return String(instant);
-  return formatter(locale, timeZone, { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(date);
+  return formatter(locale, timeZone, { hour: '2-digit', minute: '2-digit', timeZoneName: zoneStyle(locale) }).format(date);
 }
 
 /** `GMT+5:30`, `UTC`, `CET`: the zone's short name at that instant (it changes with daylight saving). */
 export function zoneName(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
   const date = asDate(instant);
-  const parts = formatter(locale, timeZone, { timeZoneName: 'short' }).formatToParts(valid(date) ? date : new Date(0));
+  const parts = formatter(locale, timeZone, { timeZoneName: zoneStyle(locale) }).formatToParts(valid(date) ? date : new Date(0));
   return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 }
 

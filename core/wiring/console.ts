@@ -17,6 +17,9 @@ async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring 
   const oidc = settings.Oidc;
   if (oidc.Issuer && !oidc.ClientId) throw new ConfigError(['Console__Oidc__ClientId is required with Console__Oidc__Issuer']);
   const publicBaseUrl = platform.config.PublicBaseUrl;
+  if (!platform.config.Jwt.Secret && !settings.SessionSecret) {
+    app.log.warn('the console has no session key (Jwt__Secret or Console__SessionSecret): its sign-ins end with this process and hold on this instance only');
+  }
   await app.register(async (scope) =>
     consoleRoutes(scope, {
       db: wiring.external.db,
@@ -27,7 +30,7 @@ async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring 
             adminRole: oidc.AdminRole,
           }
         : null,
-      sessionSecret: platform.config.Jwt.Secret ?? oidc.ClientSecret,
+      sessionSecret: platform.config.Jwt.Secret ?? settings.SessionSecret,
       sessionHours: settings.SessionHours,
       publicBaseUrl,
       feeds: wiring.operations.monitoredFeeds,

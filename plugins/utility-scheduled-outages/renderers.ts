@@ -84,7 +84,7 @@ export const scheduledOutageRenderers = [
     const w = writer(context);
     return {
       title: w.t('title.updated', { place: where(item) }),
-      body: [...changes.map((c) => w.t('line.change', { field: c.field, from: one(c.from), to: one(c.to) })), '', ...itemLines(w, item)].join('\n'),
+      body: [...changes.map((c) => w.t('line.change', { field: w.t(`field.${c.field}`), from: one(c.from), to: one(c.to) })), '', ...itemLines(w, item)].join('\n'),
       sequenceId: sequenceIdOf(event),
       tags: ['calendar', 'pencil2'],
       priority: 'Default',

@@ -71,10 +71,19 @@ describe('the operator console API', () => {
     }
   });
 
+  it('a sign-out ends the session for good: a copy of its cookie signs nobody in', async () => {
+    const { cookie, csrf } = await session({ sub: 'leaving', role: 'admin' });
+    expect((await app().inject({ method: 'GET', url: '/console/api/overview', headers: { cookie } })).statusCode).toBe(200);
+    expect((await app().inject({ method: 'POST', url: '/console/api/logout', headers: { cookie, 'x-csrf-token': csrf } })).statusCode).toBe(200);
+    expect((await app().inject({ method: 'GET', url: '/console/api/overview', headers: { cookie } })).statusCode).toBe(401);
+    expect((await app().inject({ method: 'GET', url: '/console/api/me', headers: { cookie } })).json()).toMatchObject({ signedIn: false });
+  });
+
   it('refuses a non-admin token, a bad one, and a change without the CSRF token', async () => {
     const user = await app().inject({ method: 'POST', url: '/console/api/session', payload: { token: jwtFor(E2E_JWT_SECRET, { sub: 'someone' }) } });
     expect(user.statusCode).toBe(403);
     expect(user.cookies.find((c) => c.name === 'np_console')).toBeUndefined();
+    expect((await knex()('console_audit_log').where({ actor: 'token:someone' }).first())?.action).toBe('sign-in refused');
     expect((await app().inject({ method: 'POST', url: '/console/api/session', payload: { token: 'not-a-token' } })).statusCode).toBe(401);
     const { cookie } = await session();
     const body = { feedId: 'utility.power-outages', title: 'x', message: 'y' };
@@ -100,7 +109,7 @@ describe('the operator console API', () => {
     expect(sent.json().matchedSubscriptionCount).toBe(preview.json().subscriptions);
     expect(push.allMessages().filter((m) => m.title === 'Storm warning')).toHaveLength(4);
     const audit = (await app().inject({ method: 'GET', url: '/console/api/audit', headers: { cookie } })).json().entries;
-    expect(audit[0]).toMatchObject({ actor: 'token:ops', action: 'announcement sent', detail: { feedId: 'utility.power-outages', title: 'Storm warning', matched: 4 } });
+    expect(audit[0]).toMatchObject({ actor: 'token:ops', action: 'announcement sent', detail: { feedId: 'utility.power-outages', title: 'Storm warning', areas: 'Galle' } });
   });
 
   it('holds an event that would reach more than the threshold (nothing delivered), across a restart; released once, by one operator', async () => {

@@ -112,18 +112,25 @@ describe('quiet hours end to end: urgent alerts at once, the rest in one catch-u
     await release();
     expect(titles(topic)).toHaveLength(2);
 
-    // 06:31: one catch-up, one line for PO-Q1 with its first and last times; the ledger ties the held rows to it.
+    // 06:31, the hours over but the catch-up not yet made: news that is not urgent waits for it (it never overtakes the older news).
     clock = at('2026-11-27T01:01:00Z');
+    setOutages([outages[0], outage('PO-Q2', 'Kandy', '2026-11-27T01:55:00+05:30', { estimatedRestoration: '2026-11-27T09:00:00+05:30' })]);
+    await poll();
+    expect(titles(topic)).toHaveLength(2);
+    // One catch-up, a line per outage (PO-Q1's with its first and last times); the ledger ties the held rows to it.
     await release();
     const messages = push.messages(topic);
     expect(messages).toHaveLength(3);
     const catchUp = messages[2];
-    expect(catchUp.title).toBe('While you were away: 1 update');
-    expect(catchUp.message?.split('\n')).toEqual(['Power restored: Kandy (3 changes, at 22:30 GMT+5:30 and 03:40 GMT+5:30)']);
+    expect(catchUp.title).toBe('While you were away: 2 updates');
+    expect(catchUp.message?.split('\n')).toEqual([
+      'Power restored: Kandy (3 changes, at 22:30 GMT+5:30 and 03:40 GMT+5:30)',
+      'Power outage, new estimate: Kandy (at 06:31 GMT+5:30)',
+    ]);
     const rows = await ledgerOf(kandy.publicId);
     const catchUpRow = rows.find((row) => row.event_type === 'CatchUp')!;
     expect(catchUpRow.status).toBe('delivered');
-    expect(rows.filter((row) => row.status === 'merged').map((row) => Number(row.merged_into))).toEqual([Number(catchUpRow.id), Number(catchUpRow.id), Number(catchUpRow.id)]);
+    expect(rows.filter((row) => row.status === 'merged').map((row) => Number(row.merged_into))).toEqual(Array(4).fill(Number(catchUpRow.id)));
 
     // Released once: another run (or a later poll) adds nothing.
     await release();

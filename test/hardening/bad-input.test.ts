@@ -104,7 +104,7 @@ describe('bad input is a 400 naming the field, never a 500', () => {
 
     it('an unknown top-level property is named too', async () => {
       const response = await send({ method: 'POST', url: URL_BASE, payload: push({ owner: 'me' }) });
-      expect(response.json().message).toBe('body has an unknown property "owner" (allowed: displayName, feedId, filter, delivery)');
+      expect(response.json().message).toBe('body has an unknown property "owner" (allowed: displayName, feedId, filter, preferences, delivery)');
     });
 
     it('a value outside an enumeration lists the allowed values', async () => {

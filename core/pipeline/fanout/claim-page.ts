@@ -3,7 +3,7 @@ import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
 import type { SubscriptionRow } from '../event-store.ts';
 import { claimEvents, coalesceClaims, supersedeWaiting, type ClaimTarget } from '../ledger/ledger-claims.ts';
 import type { FilterCache } from '../matching/subscription-filter.ts';
-import { holdClaims, quietHoursOf } from '../quiet-hours/hold-claims.ts';
+import { holdClaims, quietHoursOf, unreleasedHolds } from '../quiet-hours/hold-claims.ts';
 import { holdUntil } from '../quiet-hours/quiet-hours.ts';
 
 /** A stored event as fan-out sees it. */
@@ -101,9 +101,13 @@ export async function claimPage(
     const now = rules.quiet.now();
     const urgent = rules.quiet.urgentTypes(feedId);
     const zone = rules.quiet.zoneOf(feedId);
+    const pending = await unreleasedHolds(trx, rows.filter((row) => !urgent.has(typeOf(row))).map((row) => row.subscriptionId));
     const holds = rows.flatMap((row) => {
       const until = holdUntil(typeOf(row), urgent, quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
-      return until ? [{ id: row.id, until }] : [];
+      if (until) return [{ id: row.id, until }];
+      // Outside the hours, but a catch-up is still to go: this waits for it and goes in it.
+      const waiting = urgent.has(typeOf(row)) ? undefined : pending.get(row.subscriptionId);
+      return waiting ? [{ id: row.id, until: waiting }] : [];
     });
     await holdClaims(trx, holds, now);
     for (const hold of holds) held.add(hold.id);

@@ -17,7 +17,15 @@ export async function activeSubscriptionCount(db: Db, feedId: string): Promise<n
  * subscriptions, page by page in id order, System ones included), without
  * claiming anything. Memory stays bounded by the page size.
  */
-export async function matchCounts(db: Db, filters: FilterCache, feedId: string, events: readonly NotificationEvent[], pageSize: number): Promise<Array<Map<string, number>>> {
+export async function matchCounts(
+  db: Db,
+  filters: FilterCache,
+  feedId: string,
+  events: readonly NotificationEvent[],
+  pageSize: number,
+  /** Stop once every event reaches more than this (its count is then a lower bound): the hold's question needs no more. */
+  enoughAbove = Number.POSITIVE_INFINITY,
+): Promise<Array<Map<string, number>>> {
   const counts = events.map(() => new Map<string, number>());
   const tally = (page: readonly SubscriptionRow[]) => {
     for (const row of page) {
@@ -28,7 +36,8 @@ export async function matchCounts(db: Db, filters: FilterCache, feedId: string, 
     }
   };
   tally(await systemSubscriptions(db, feedId));
-  for (let after = 0; ; ) {
+  const enough = () => counts.every((byProvider) => totalOf(byProvider) > enoughAbove);
+  for (let after = 0; !enough(); ) {
     const page = await subscriptionPage(db, feedId, after, pageSize);
     tally(page);
     if (page.length < pageSize) break;

@@ -5,6 +5,7 @@ import type { FeedRendering } from '../feed-rendering.ts';
 import type { SubscriberPreferences } from '../../plugin-api/preferences.ts';
 import type { WorkerDefinition } from '../../plugin-api/worker-types.ts';
 import { eventOfRow, insertEvents, type EventColumns } from '../event-store.ts';
+import { safeText } from '../safe-text.ts';
 import { quietHoursOf } from './hold-claims.ts';
 import { catchUpMessage, type HeldDelivery } from './quiet-hours.ts';
 import { coreMessages } from '../../i18n/core-messages.ts';
@@ -86,15 +87,16 @@ async function releaseSome(trx: Knex.Transaction, deps: CatchUpDependencies): Pr
     const held = heldOf.get(Number(subscription.id));
     if (!held) return [];
     const feedZone = deps.zoneOf(subscription.feed_id);
-    const zone = quietHoursOf(subscription.preferences, feedZone)?.timeZone ?? subscription.preferences?.timeZone ?? feedZone;
-    const until = Math.max(...held.map((row) => new Date(row.held_until).getTime()));
-    const key = `catch-up-${subscription.id}-${Math.floor(until / 1000)}`;
+    // Times in the subscriber's own zone when they chose one, else their quiet hours', else the feed's.
+    const zone = subscription.preferences?.timeZone ?? quietHoursOf(subscription.preferences, feedZone)?.timeZone ?? feedZone;
+    // A held row is merged once: its id names the catch-up it went into, whenever its hold ended.
+    const key = `catch-up-${subscription.id}-${Math.max(...held.map((row) => Number(row.id)))}`;
     const deliveries: HeldDelivery[] = held.map((row) => ({ ledgerId: Number(row.id), heldAt: new Date(row.held_at ?? row.created_at), rendered: row.rendered }));
     // Written in the subscriber's language now: the held rows' own renderings are English, so each line's title is rendered again.
     const language = subscription.preferences?.language;
     const localized = held.map((row, index) => ({ ...deliveries[index], rendered: deps.rendering?.forSubscriber(Number(row.event_id), eventOfRow(row), row.rendered, subscription.preferences) ?? row.rendered }));
     const words = { t: createTranslator(coreMessages, language), intlLocale: intlLocale(language), timeZone: zone };
-    return [{ subscription, key, held, rendered: catchUpMessage(localized, words, key) }];
+    return [{ subscription, key, held, rendered: safeText(catchUpMessage(localized, words, key)) }];
   });
   if (catchUps.length === 0) return { subscriptions: subscriptions.length, made: 0 };
   const eventIds = await insertEvents(

@@ -25,3 +25,19 @@ export async function holdClaims(trx: Knex.Transaction, holds: ReadonlyArray<{ i
     [now.toISOString(), array(holds.map((hold) => hold.id)), array(holds.map((hold) => hold.until.toISOString()))],
   );
 }
+
+/**
+ * The subscriptions among these that still have held rows (their quiet
+ * hours ended, or not, but no catch-up took them yet), and until when:
+ * what they are sent next waits for that catch-up, so it never arrives
+ * before the older news it would tell.
+ */
+export async function unreleasedHolds(trx: Knex.Transaction, subscriptionIds: readonly number[]): Promise<Map<number, Date>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const result = await trx.raw(
+    `SELECT subscription_id, max(held_until) AS until FROM notification_delivery_ledger
+      WHERE status = 'held' AND subscription_id = ANY(?::bigint[]) GROUP BY subscription_id`,
+    [array([...new Set(subscriptionIds)])],
+  );
+  return new Map((result.rows as Array<{ subscription_id: string | number; until: Date | string }>).map((row) => [Number(row.subscription_id), new Date(row.until)]));
+}

@@ -41,10 +41,24 @@ describe('quietUntil: is now inside the window, and when does it end', () => {
     expect(quietUntil(londonNight, new Date(now))?.toISOString() ?? null).toBe(expected && new Date(expected).toISOString());
   });
 
-  it('an end the spring-forward gap skips moves forward by the gap', () => {
-    // 01:30 local does not exist in London on 2026-03-29: the window 00:00–01:30 ends at 02:30 BST (01:30 UTC).
+  it('an end the spring-forward gap skips ends the window at the jump', () => {
+    // 01:30 local does not exist in London on 2026-03-29 (01:00 GMT jumps to 02:00 BST): the window 00:00–01:30 ends at 01:00 UTC.
     const quiet: QuietHours = { start: '00:00', end: '01:30', timeZone: 'Europe/London' };
-    expect(quietUntil(quiet, new Date('2026-03-29T00:50:00Z'))?.toISOString()).toBe('2026-03-29T01:30:00.000Z');
+    expect(quietUntil(quiet, new Date('2026-03-29T00:50:00Z'))?.toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    // Past the jump the clock shows 02:00 BST, after the end: outside.
+    expect(quietUntil(quiet, new Date('2026-03-29T01:00:00Z'))).toBeNull();
+  });
+
+  it.each<[string, QuietHours, string, string | null]>([
+    // East of UTC: Berlin falls back on 2026-10-25 at 01:00 UTC (03:00 CEST → 02:00 CET). The first 02:30 is 00:30 UTC.
+    ['Berlin, 02:10 CEST: the first 02:30 (CEST)', { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' }, '2026-10-25T00:10:00Z', '2026-10-25T00:30:00Z'],
+    ['Berlin, 02:40 CEST: past the end', { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' }, '2026-10-25T00:40:00Z', null],
+    ['Berlin, 02:10 CET: the clock shows the window again, until 02:30 CET', { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' }, '2026-10-25T01:10:00Z', '2026-10-25T01:30:00Z'],
+    // West of UTC: New York falls back on 2026-11-01 at 06:00 UTC (02:00 EDT → 01:00 EST). The first 01:30 is 05:30 UTC.
+    ['New York, 01:10 EDT: the first 01:30 (EDT)', { start: '23:00', end: '01:30', timeZone: 'America/New_York' }, '2026-11-01T05:10:00Z', '2026-11-01T05:30:00Z'],
+    ['New York, 01:10 EST: until 01:30 EST', { start: '23:00', end: '01:30', timeZone: 'America/New_York' }, '2026-11-01T06:10:00Z', '2026-11-01T06:30:00Z'],
+  ])('a fall-back night either side of UTC: %s', (_case, quiet, now, expected) => {
+    expect(quietUntil(quiet, new Date(now))?.toISOString() ?? null).toBe(expected && new Date(expected).toISOString());
   });
 
   it('no quiet hours, or an empty window, holds nothing', () => {

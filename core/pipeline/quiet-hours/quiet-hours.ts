@@ -13,10 +13,12 @@ import type { Translate } from '../../plugin-api/messages.ts';
  *   (22:00–06:30). Start and end are never equal (the API refuses it).
  * - Whether `now` is inside is read from the local time at `now`, so a
  *   clock change inside the window is just the time it shows.
- * - The end is the first instant the local clock shows `end` after the
- *   window began. A spring-forward gap that skips `end` moves it forward by
- *   the gap (02:30 skipped: 03:30); in the fall-back hour the first
- *   02:30 counts. An end already past (in a repeated hour) is no hold.
+ * - The end is the first instant after `now` at which the local clock
+ *   shows `end` (in the fall-back hour, the first 02:30 of the two,
+ *   whichever way the zone lies from UTC); when a spring-forward gap skips
+ *   `end`, the window ends at the jump (02:30 skipped from 02:00: it ends
+ *   when the clock jumps to 03:00). In a repeated hour the clock shows the
+ *   window's times twice, and both count.
  * - Urgent types (the feed's manifest `urgentEventTypes`) are never held.
  * - The catch-up holds one line per source item (its sequence id), in the
  *   order the items first came: the latest state's title, with the time of
@@ -53,11 +55,45 @@ function nextDate(date: string): string {
   return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
 }
 
-/** The instant of a local wall-clock time; a time a spring-forward gap skips moves forward by the gap. */
-function instantOf(date: string, time: string, timeZone: string): Date {
+const HOUR = 3_600_000;
+
+/** The UTC offset of a zone at an instant, in minutes (east positive). */
+const offsetAt = (instant: number, timeZone: string) => -new TZDate(instant, timeZone).getTimezoneOffset();
+
+/** Whether the local clock at `instant` shows `date` at `minutes` or later. */
+function atOrPast(instant: number, timeZone: string, date: string, minutes: number): boolean {
+  const local = localParts(new Date(instant), timeZone);
+  return local.date > date || (local.date === date && local.minutes >= minutes);
+}
+
+/**
+ * The first instant after `now` at which the local clock shows `time` on
+ * `date`; when a clock change skips that time, the instant of the jump.
+ */
+function endInstant(date: string, time: string, timeZone: string, now: number): number {
   const [year, month, day] = date.split('-').map(Number);
   const [hour, minute] = time.split(':').map(Number);
-  return new Date(new TZDate(year, month - 1, day, hour, minute, 0, timeZone).getTime());
+  const minutes = hour * 60 + minute;
+  // The library's reading, and the same wall-clock time under the offsets before and after a change near it.
+  const naive = new TZDate(year, month - 1, day, hour, minute, 0, timeZone).getTime();
+  const shift = (offsetAt(naive + 12 * HOUR, timeZone) - offsetAt(naive - 12 * HOUR, timeZone)) * 60_000;
+  const shows = (instant: number) => {
+    const local = localParts(new Date(instant), timeZone);
+    return local.date === date && local.minutes === minutes;
+  };
+  const exact = [naive - Math.abs(shift), naive, naive + Math.abs(shift)].filter((instant) => instant > now && shows(instant)).sort((a, b) => a - b);
+  if (exact.length > 0) return exact[0];
+  // Skipped by a gap: the clock jumps past it somewhere in the hours before the library's reading.
+  let before = naive - 3 * HOUR;
+  let after = naive;
+  while (after - before > 1000) {
+    const middle = Math.floor((before + after) / 2);
+    if (atOrPast(middle, timeZone, date, minutes)) after = middle;
+    else before = middle;
+  }
+  // Clocks change on a whole minute.
+  const wholeMinute = Math.floor(after / 60_000) * 60_000;
+  return atOrPast(wholeMinute, timeZone, date, minutes) ? wholeMinute : after;
 }
 
 /** When the quiet hours around `now` end, or null when `now` is outside them (or there are none). */
@@ -76,8 +112,8 @@ export function quietUntil(quiet: QuietHours | null | undefined, now: Date): Dat
     endDate = local.date;
   }
   if (endDate === null) return null;
-  const until = instantOf(endDate, quiet.end, quiet.timeZone);
-  return until.getTime() > now.getTime() ? until : null;
+  const until = endInstant(endDate, quiet.end, quiet.timeZone, now.getTime());
+  return until > now.getTime() ? new Date(until) : null;
 }
 
 /** Whether a delivery of this type is held now, and until when (null: it goes at once). */

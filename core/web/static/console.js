@@ -109,7 +109,7 @@ function showEvents(listId, events, held) {
       ? [el('li', { class: 'empty' }, held ? 'No event is held.' : 'No events yet.')]
       : events.map((event) => {
           const counts = held
-            ? `would reach ${event.hold.count.toLocaleString()} subscriptions`
+            ? `would reach at least ${event.hold.count.toLocaleString()} subscriptions`
             : `${event.matched} matched, ${event.delivered} delivered, ${event.failed} failed, ${event.waiting} waiting${holdWords(event.hold)}`;
           const actions = held
             ? [button(`Release #${event.id}`, () => decide(event.id, 'release')), button(`Discard #${event.id}`, () => decide(event.id, 'discard'), 'danger')]
@@ -175,8 +175,17 @@ async function preview(/** @type {SubmitEvent} */ event) {
 
 async function send() {
   if (!previewed) return;
-  const answer = await call('POST', '/console/api/announcements', { ...previewed, confirm: true });
-  if (!answer.ok) return complain(answer);
+  // Once: a second click while the first is on its way sends nothing more.
+  const confirmed = previewed;
+  previewed = null;
+  const confirm = /** @type {HTMLButtonElement} */ (byId('confirm-button'));
+  confirm.disabled = true;
+  const answer = await call('POST', '/console/api/announcements', { ...confirmed, confirm: true });
+  confirm.disabled = false;
+  if (!answer.ok) {
+    previewed = confirmed;
+    return complain(answer);
+  }
   say(statusRegion, `Sent: ${answer.body.matchedSubscriptionCount} matched, ${answer.body.deliveredCount} delivered or queued.`);
   previewed = null;
   announceForm.reset();

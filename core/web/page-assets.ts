@@ -27,6 +27,7 @@ export const ASSET_NAMES = [
   'times.js',
   'browser-push.js',
   'console.js',
+  'page-words.js',
 ] as const;
 
 /**

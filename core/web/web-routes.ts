@@ -8,6 +8,8 @@ import { errorResponses, textResponse } from '../http/response-schemas.ts';
 import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import { Errors } from '../errors.ts';
+import { coreMessages } from '../i18n/core-messages.ts';
+import { createTranslator, DEFAULT_LOCALE, LOCALES } from '../plugin-api/messages.ts';
 import { ASSET_NAMES, loadAsset, PAGE_HEADERS, type PageAsset } from './page-assets.ts';
 
 export interface WebRouteOptions {
@@ -67,6 +69,25 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
     const asset = assets.get(request.params.name);
     if (!asset) throw new Errors.NotFound(`no page asset ${request.params.name}`);
     return reply.headers(PAGE_HEADERS).type(asset.contentType).send(asset.body);
+  });
+
+  // The pages' own words in each language (core's messages `page.*`, English where a language has none).
+  const wordsOf = new Map<string, Record<string, string>>(LOCALES.map(({ code }) => {
+    const t = createTranslator(coreMessages, code);
+    const keys = Object.keys(coreMessages.get(DEFAULT_LOCALE) ?? {}).filter((key) => key.startsWith('page.'));
+    return [code, Object.fromEntries(keys.map((key) => [key, t(key)]))];
+  }));
+  const wordsSchema = {
+    summary: 'The pages\' words in one language',
+    description: 'What the subscribe and manage pages write in a language of GET /api/locales: { key: text }.',
+    tags,
+    params: Type.Object({ code: Type.String({ maxLength: 8 }) }, { additionalProperties: false }),
+    response: { 200: Type.Record(Type.String(), Type.String()), ...errorResponses(400, 404) },
+  };
+  app.get<{ Params: { code: string } }>('/web/words/:code', { schema: wordsSchema }, async (request, reply) => {
+    const words = wordsOf.get(request.params.code);
+    if (!words) throw new Errors.NotFound(`no language ${request.params.code} (GET /api/locales lists them)`);
+    return reply.header('cache-control', 'public, max-age=300').send(words);
   });
 
   // Encodes only the subscribe link of a subscription the caller may manage: not an open QR service.

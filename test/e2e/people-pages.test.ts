@@ -80,7 +80,8 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   /** Chooses Push on the open subscribe page and subscribes; returns the manage link and the subscription as the API holds it. */
   const subscribeByPush = async (page: Page) => {
     await page.getByRole('radio', { name: 'Push notification' }).check();
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    // By its id: in another language the button says Subscribe in that language.
+    await page.locator('#subscribe-button').click();
     await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
     const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
     const publicId = href.split('/')[2].split('#')[0];
@@ -276,10 +277,11 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
 
   it('the alerts\' language: the subscribe page offers the browser\'s (Accept-Language) first, the create keeps it, and "Change" switches it', async () => {
     const page = await open('/subscribe', { ...PHONE, locale: 'ta-IN' });
-    const language = page.getByLabel('Language of the alerts');
+    // The page itself is in Tamil too (its labels with it): the field by its id.
+    const language = page.locator('#language');
     await expect.poll(() => language.locator('option').count(), SLOW).toBe(3);
     expect(await language.locator('option:checked').textContent()).toBe('தமிழ்');
-    await page.getByLabel('Areas').fill('Kandy');
+    await page.locator('#areas').fill('Kandy');
     const { href, stored, read } = await subscribeByPush(page);
     expect(stored.preferences).toEqual({ language: 'ta' });
 
@@ -290,6 +292,25 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await manage.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await read()).preferences, SLOW).toEqual({ language: 'si' });
     expect(await manage.locator('#details').textContent()).toContain('Languageසිංහල');
+  });
+
+  it('the pages follow the browser\'s language (Accept-Language) and offer a switch, remembered in this browser', async () => {
+    const page = await open('/subscribe', { ...PHONE, locale: 'ta-IN' });
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect.poll(() => heading.textContent(), SLOW).toBe('மின் தடை எச்சரிக்கைகளைப் பெறுங்கள்');
+    expect(await page.evaluate('document.documentElement.lang')).toBe('ta');
+    expect(await page.locator('#subscribe-button').textContent()).toMatch(/[\u0B80-\u0BFF]/);
+    expect((await widths(page)).page).toBeLessThanOrEqual(390);
+    await page.locator('#page-language').selectOption('si');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('විදුලි ඇනහිටීම් ඇඟවීම් ලබා ගන්න');
+    expect((await widths(page)).page).toBeLessThanOrEqual(390);
+    // Remembered: the next page comes in Sinhala, whatever the browser says.
+    await page.reload();
+    await expect.poll(() => heading.textContent(), SLOW).toBe('විදුලි ඇනහිටීම් ඇඟවීම් ලබා ගන්න');
+    // English puts the page's own words back, markup included.
+    await page.locator('#page-language').selectOption('en');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('Get outage alerts');
+    expect(await page.locator('#areas-hint i').first().textContent()).toBe('Kandy, Peradeniya');
   });
 
   it('one link, several alerts: /manage lists them all, each manage page lists the others, and subscribing from there joins them', async () => {

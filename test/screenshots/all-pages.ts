@@ -133,6 +133,13 @@ try {
       await page.goto(`${baseUrl}/docs`);
       await page.locator('.opblock').first().waitFor();
     }],
+    // Last: the choice is remembered in the browser, and would put the pages after it in Sinhala too.
+    ['subscribe-sinhala', async (page) => {
+      await page.goto(`${baseUrl}/subscribe`);
+      await page.locator('#page-language option').nth(2).waitFor({ state: 'attached' });
+      await page.locator('#page-language').selectOption('si');
+      await page.locator('h1[lang], html[lang="si"]').first().waitFor({ state: 'attached' });
+    }],
   ];
   for (const [width, options] of Object.entries(WIDTHS)) {
     const context = await browser.newContext({ ...options, extraHTTPHeaders: { accept: 'text/html' } });

@@ -206,3 +206,14 @@ export function quietHoursWords(preferences, feedZone) {
   if (!quiet) return 'None';
   return `${quiet.start} to ${quiet.end} (${quiet.timeZone ?? preferences?.timeZone ?? feedZone}); urgent alerts still come at once`;
 }
+
+/**
+ * The page's language: the reader's own choice when it is still offered, else the browser's first one the service writes.
+ * @param {string | null} stored
+ * @param {readonly string[]} browserLanguages
+ * @param {readonly string[]} codes
+ * @param {string} fallback
+ */
+export function pageLanguage(stored, browserLanguages, codes, fallback) {
+  return stored && codes.includes(stored) ? stored : pickLanguage(browserLanguages, codes, fallback);
+}

@@ -3,6 +3,7 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
+import { currentPageLanguage, installLanguageSwitch } from './page-words.js';
 import { deliveredBy, eventTypeChoices, eventTypeLabel, preferencesChange, quietHoursWords, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
 import { linkSetup } from './link-setup.js';
@@ -290,4 +291,5 @@ byId('test-button').addEventListener('click', () => void sendTest());
 byId('delete-button').addEventListener('click', askDelete);
 byId('delete-no').addEventListener('click', keep);
 byId('delete-yes').addEventListener('click', () => void deleteSubscription());
+void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
 void load();

@@ -2,6 +2,7 @@
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
+import { currentPageLanguage, installLanguageSwitch } from './page-words.js';
 import { createRequest, derivedName, eventTypeChoices, pickLanguage, splitList, withDestination } from './form-values.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
@@ -249,7 +250,8 @@ async function fillLanguages() {
   const answer = await loadLocales();
   if (!answer.ok) return;
   const { locales, default: fallback } = /** @type {{ locales: Array<{ code: string, name: string }>, default: string }} */ (answer.body);
-  const chosen = pickLanguage(navigator.languages ?? [], locales.map((locale) => locale.code), fallback);
+  // The page's language first (the reader's choice, else the browser's), as the reader would expect.
+  const chosen = pickLanguage([currentPageLanguage(), ...(navigator.languages ?? [])], locales.map((locale) => locale.code), fallback);
   const select = /** @type {HTMLSelectElement} */ (byId('language'));
   select.replaceChildren(...locales.map((locale) => el('option', { value: locale.code, lang: locale.code, ...(locale.code === chosen ? { selected: '' } : {}) }, locale.name)));
   byId('language-field').hidden = false;
@@ -257,4 +259,4 @@ async function fillLanguages() {
 
 void fillProviders();
 void fillFeeds();
-void fillLanguages();
+void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(fillLanguages);

@@ -40,3 +40,9 @@ export async function deletePastCounters(db: Knex, today: string): Promise<numbe
   }
   return removed;
 }
+
+/** Signed-out console sessions past any sign-in's longest life (Console__SessionHours is at most 24): their cookies expired anyway. */
+export async function deleteEndedConsoleSessions(db: Knex, now: Date): Promise<number> {
+  const result = await db.raw('DELETE FROM console_ended_sessions WHERE ended_at < ?', [new Date(now.getTime() - 25 * 3600 * 1000)]);
+  return Number(result.rowCount ?? 0);
+}

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
 import { drainInBatches } from './drain-in-batches.ts';
-import { deletePastCounters, deleteSettledDeliveries, deleteUnreferencedEvents } from './retention-repository.ts';
+import { deleteEndedConsoleSessions, deletePastCounters, deleteSettledDeliveries, deleteUnreferencedEvents } from './retention-repository.ts';
 
 export const RETENTION_WORKER = 'core.retention';
 
@@ -38,6 +38,7 @@ export function retentionWorker(db: Knex, settings: RetentionSettings, now: () =
       removed.deliveries = await drainInBatches(settings.BatchSize, signal, (limit) => deleteSettledDeliveries(db, cutoff, limit));
       removed.events = await drainInBatches(settings.BatchSize, signal, (limit) => deleteUnreferencedEvents(db, cutoff, limit));
       removed.counters = await deletePastCounters(db, at.toISOString().slice(0, 10));
+      removed.counters += await deleteEndedConsoleSessions(db, at);
       if (removed.deliveries + removed.events + removed.counters > 0) log.info({ ...removed, olderThan: cutoff.toISOString() }, 'retention removed old rows');
     },
   };

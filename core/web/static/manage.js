@@ -113,8 +113,6 @@ async function load() {
     return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);
   }
   if (publicId === '') {
-    /** @type {HTMLElement} */ (document.querySelector('h1')).textContent = 'Your alerts';
-    document.title = 'Your alerts';
     const [catalog, installed] = await Promise.all([loadCatalog(), loadProviders()]);
     byId('loading').hidden = true;
     return showAllAlerts(/** @type {Feed[]} */ (catalog.ok ? catalog.body : []), /** @type {Provider[]} */ (installed.ok ? installed.body : []));
@@ -291,5 +289,13 @@ byId('test-button').addEventListener('click', () => void sendTest());
 byId('delete-button').addEventListener('click', askDelete);
 byId('delete-no').addEventListener('click', keep);
 byId('delete-yes').addEventListener('click', () => void deleteSubscription());
+// /manage itself is the list of every alert of the link: its heading says so, once (the list's own heading goes).
+if (publicId === '') {
+  const heading = /** @type {HTMLElement} */ (document.querySelector('h1'));
+  heading.textContent = 'All your alerts';
+  heading.setAttribute('data-i18n', 'page.allAlerts');
+  document.title = 'All your alerts';
+  byId('all-alerts-heading').hidden = true;
+}
 void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
 void load();

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Errors, errorResponses, textResponse, Type, type Static } from '#plugin-api';
+import { Errors, errorResponses, textResponse, Type, type Static, type Translate } from '#plugin-api';
 import { replyIntent, TWIML_EMPTY, twimlMessage } from './reply-keywords.ts';
+import { replyWords } from './sms-text.ts';
 import { cancelVerifications, countTry, forgetCodes, lockCode, recordReport } from './sms-repository.ts';
 import type { SmsRuntime } from './sms-runtime.ts';
 import { shortenToFit } from './sms-segments.ts';
@@ -27,7 +28,8 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
   const { context } = runtime;
   const sms = context.config.Sms;
   const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
-  const helpText = sms.HelpText ?? `Outage alerts from ${base}. Reply STATUS for what is going on now, STOP to stop these texts, START to get them again.`;
+  /** The help text: the operator's own (Sms__HelpText) as written, else the plugin's in the number's language. */
+  const helpText = (t: Translate) => sms.HelpText ?? t('reply.help', { site: base });
 
   // Twilio posts forms; only these routes (this plugin's scope) read them.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
@@ -68,7 +70,7 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
         return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
       }
       const from = normalisePhoneNumber(fields.From ?? '', undefined);
-      const answer = from === null ? helpText : await answerReply(from, fields.Body ?? '');
+      const answer = from === null ? helpText(replyWords(undefined)) : await answerReply(from, fields.Body ?? '');
       return reply.type('text/xml; charset=utf-8').send(twimlMessage(answer));
     },
   );
@@ -77,6 +79,8 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
     const intent = replyIntent(body);
     const subscriptions = await context.subscriptions.byDestination('Sms', from);
     const ids = subscriptions.map((s) => s.id);
+    // Answered in the language of the number's newest subscription (English for a number the service does not know).
+    const t = replyWords(subscriptions.at(-1)?.language);
     switch (intent) {
       case 'stop':
         await context.db.transaction(async (trx) => {
@@ -85,24 +89,24 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
           await cancelVerifications(trx, ids);
         });
         context.log.info({ subscriptions: ids.length }, 'sms STOP: subscriptions stopped');
-        return 'You will get no more alert texts from this number. Reply START to get them again.';
+        return t('reply.stopped');
       case 'start':
-        if (ids.length === 0) return `This number has no alerts here. Subscribe at ${base}/subscribe`;
+        if (ids.length === 0) return t('reply.noAlerts', { url: `${base}/subscribe` });
         await context.db.transaction(async (trx) => {
           await context.subscriptions.setActive(ids, true, trx);
           await forgetCodes(trx, ids);
         });
         context.log.info({ subscriptions: ids.length }, 'sms START: subscriptions active');
-        return `Alerts are on for this number (${ids.length === 1 ? '1 subscription' : `${ids.length} subscriptions`}). Reply STOP to stop them.`;
+        return t('reply.started', { count: ids.length });
       case 'status': {
         const active = subscriptions.filter((s) => s.isActive).map((s) => s.id);
-        if (active.length === 0) return 'This number gets no alerts now. Reply START to turn them on.';
+        if (active.length === 0) return t('reply.statusOff');
         const ongoing = await context.ongoing.forSubscriptions(active);
-        if (ongoing.length === 0) return 'Nothing is going on for your alerts now.';
+        if (ongoing.length === 0) return t('reply.statusNone');
         return shortenToFit(ongoing.map((item) => `${item.feedName}: ${item.summary}`).join('\n'), 4);
       }
       case 'help':
-        return helpText;
+        return helpText(t);
     }
   }
 

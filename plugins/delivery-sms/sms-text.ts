@@ -23,3 +23,6 @@ const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.ur
 export function verificationText(code: string, feedName: string, ttlMinutes: number, language?: string): string {
   return shortenToFit(createTranslator(messages, language)('verify.text', { feed: feedName, code, minutes: ttlMinutes }), 2);
 }
+
+/** The texts the service sends back to a reply, in a language: the plugin's own messages, English where it has none. */
+export const replyWords = (language: string | undefined) => createTranslator(messages, language);

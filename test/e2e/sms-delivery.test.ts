@@ -117,6 +117,12 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     const code = await codeTextTo(PHONE);
     expect(gateway.textsTo(PHONE)[0]!.body).toMatch(/[\u0B80-\u0BFF]/);
     expect((await verifyCode(subscription.publicId, subscription.manageToken, code)).statusCode).toBe(200);
+    // Replies to the number come in its language too; a number the service does not know gets English.
+    const help = (await gateway.reply(PHONE, 'HELP')).answer;
+    expect(help).toMatch(/[\u0B80-\u0BFF]/);
+    expect(help).toContain(PUBLIC_BASE_URL);
+    expect((await gateway.reply(PHONE, 'status')).answer).toMatch(/[\u0B80-\u0BFF]/);
+    expect((await gateway.reply('+94779999999', 'HELP')).answer).toMatch(/^Outage alerts from /);
   });
 
   it('refuses an impossible number with a 400 naming delivery.destination, and stores nothing', async () => {

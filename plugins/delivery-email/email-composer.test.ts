@@ -21,7 +21,7 @@ const feeds = feedCatalogOf([
   { id: 'utility.water', displayName: 'Water supply', eventTypes: ['BoilWaterNotice'], presentation: { eventTypes: { BoilWaterNotice: { label: 'Boil water notice', hint: 'When tap water must be boiled.' } } } },
 ]);
 const composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org/', unsubscribeToken: (publicId) => `tok-${publicId}`, feeds });
-const notification = (template: string, params: Partial<{ title: string; body: string; name: string; publicId: string }> = {}) =>
+const notification = (template: string, params: Partial<{ title: string; body: string; name: string; publicId: string; language: string }> = {}) =>
   composer.compose({
     kind: 'notification',
     template,
@@ -71,6 +71,15 @@ describe('email templates', () => {
     expect(email.headers).toEqual({ 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
     expect(email.text).toBe(`Power outage: Kandy\n\nFeeder: F12\nAreas: Kandy\n\n--\nYou receive this email because of your subscription "Home".\nUnsubscribe: ${link}\n`);
     expect(email.html).toContain(`href="${link}"`);
+  });
+
+  it('a notification\'s small print is in the subscriber\'s language (Tamil), the link the same; an unknown language is English', async () => {
+    const email = await notification('utility.power-outages/NewOutage', { language: 'ta' });
+    const link = 'https://alerts.example.org/api/notification-subscriptions/pub1/unsubscribe?token=tok-pub1';
+    expect(email.text).toContain(`\n--\nஉங்கள் "Home" சந்தாவின் காரணமாக இந்த மின்னஞ்சல் உங்களுக்கு வருகிறது.\nசந்தாவிலிருந்து விலகவும்: ${link}\n`);
+    expect(email.html).toContain('சந்தாவிலிருந்து விலகவும்');
+    expect(email.html).not.toContain('You receive this email');
+    expect((await notification('utility.power-outages/NewOutage', { language: 'xx' })).text).toContain('You receive this email because of your subscription "Home".');
   });
 
   it('a verification email links to verify, says it can be ignored, and has no unsubscribe header', async () => {

@@ -1,4 +1,5 @@
-import { plainLines, singleLine, type FeedCatalogPort } from '#plugin-api';
+import { fileURLToPath } from 'node:url';
+import { createTranslator, DEFAULT_LOCALE, isLocale, loadMessages, plainLines, singleLine, type FeedCatalogPort, type Translate } from '#plugin-api';
 import { headerText } from './email-address.ts';
 import { subscriptionLink } from './link-tokens.ts';
 import { eventLook } from './templates/event-look.ts';
@@ -8,12 +9,19 @@ import { notificationMjml, SLOT_PATTERN, verificationMjml, type SlotName } from 
 export const VERIFICATION_TEMPLATE = 'verification';
 const NOTIFICATION_LAYOUT = 'notification';
 
+/** The plugin's own words (locales/): an email's small print, its verification, in each subscriber's language. */
+const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+const languageOf = (language: string | undefined) => (isLocale(language) ? language : DEFAULT_LOCALE);
+const wordsIn = (language: string | undefined): Translate => createTranslator(messages, languageOf(language));
+
 /** What an outbox item keeps to compose its email when it is sent. */
 export interface NotificationParams {
   readonly title: string;
   readonly body: string;
   readonly name: string;
   readonly publicId: string;
+  /** The subscriber's language (absent in items queued before languages: English). */
+  readonly language?: string;
 }
 
 export interface VerificationParams {
@@ -22,6 +30,7 @@ export interface VerificationParams {
   readonly feedId: string;
   readonly token: string;
   readonly ttlHours: number;
+  readonly language?: string;
 }
 
 export interface ComposableItem {
@@ -46,7 +55,7 @@ export interface LinkSettings {
 }
 
 export const notificationSubject = (title: string) => headerText(title);
-export const verificationSubject = (displayName: string) => headerText(`Confirm your email alerts: ${displayName}`);
+export const verificationSubject = (displayName: string, language?: string) => headerText(wordsIn(language)('verify.subject', { name: displayName }));
 
 type Mjml2Html = (typeof import('mjml'))['default'];
 let mjmlModule: Promise<Mjml2Html> | undefined;
@@ -76,7 +85,9 @@ export class EmailComposer {
 
   async #notification(templateKey: string, params: NotificationParams): Promise<ComposedEmail> {
     const look = eventLook(this.#links.feeds, templateKey);
-    const skeleton = await this.#skeleton(NOTIFICATION_LAYOUT, notificationMjml);
+    const language = languageOf(params.language);
+    const t = wordsIn(language);
+    const skeleton = await this.#skeleton(`${NOTIFICATION_LAYOUT}:${language}`, () => notificationMjml(t));
     const token = await this.#links.unsubscribeToken(params.publicId);
     const unsubscribe = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'unsubscribe', token);
     // Every user value (a display name, feed text) is one line, or, for the body, its own lines only: none adds a line of its own.
@@ -93,7 +104,7 @@ export class EmailComposer {
       intro: escapeHtml(look.intro),
       accent: escapeHtml(look.accent),
     });
-    const text = `${title}\n\n${body}\n\n--\nYou receive this email because of your subscription "${name}".\nUnsubscribe: ${unsubscribe}\n`;
+    const text = `${title}\n\n${body}\n\n--\n${t('notice.textBecause', { name })}\n${t('notice.unsubscribe')}: ${unsubscribe}\n`;
     return {
       html,
       text,
@@ -102,22 +113,24 @@ export class EmailComposer {
   }
 
   async #verification(params: VerificationParams): Promise<ComposedEmail> {
-    const skeleton = await this.#skeleton(VERIFICATION_TEMPLATE, verificationMjml);
+    const language = languageOf(params.language);
+    const t = wordsIn(language);
+    const skeleton = await this.#skeleton(`${VERIFICATION_TEMPLATE}:${language}`, () => verificationMjml(t));
     const link = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'verify', params.token);
     const feed = singleLine(this.#links.feeds.get(params.feedId)?.displayName ?? params.feedId);
     const name = singleLine(params.name);
     const html = fill(skeleton, {
-      title: 'Confirm your email alerts',
-      preview: 'One click to confirm, or ignore this email.',
+      title: escapeHtml(t('verify.title')),
+      preview: escapeHtml(t('verify.preview')),
       name: escapeHtml(name),
       feed: escapeHtml(feed),
       link: escapeHtml(link),
       hours: String(params.ttlHours),
     });
     const text =
-      `Confirm your email alerts\n\nSomeone, probably you, asked for email alerts at this address.\n` +
-      `Subscription: ${name}\nFeed: ${feed}\n\nTo confirm, open this link (valid for ${params.ttlHours} hours, once):\n${link}\n\n` +
-      `If you did not ask for this, ignore this email: nothing more is sent to this address unless it is confirmed.\n`;
+      `${t('verify.title')}\n\n${t('verify.intro')}\n` +
+      `${t('verify.subscription')} ${name}\n${t('verify.feed')} ${feed}\n\n${t('verify.textOpen', { hours: params.ttlHours })}\n${link}\n\n` +
+      `${t('verify.ignore')}\n`;
     return { html, text, headers: {} };
   }
 
@@ -129,8 +142,9 @@ export class EmailComposer {
    */
   async warmUp(): Promise<number> {
     const started = performance.now();
-    await this.#skeleton(VERIFICATION_TEMPLATE, verificationMjml);
-    await this.#skeleton(NOTIFICATION_LAYOUT, notificationMjml);
+    // English at start; another language's layouts are compiled on their first email (tens of ms each).
+    await this.#skeleton(`${VERIFICATION_TEMPLATE}:${DEFAULT_LOCALE}`, () => verificationMjml(wordsIn(DEFAULT_LOCALE)));
+    await this.#skeleton(`${NOTIFICATION_LAYOUT}:${DEFAULT_LOCALE}`, () => notificationMjml(wordsIn(DEFAULT_LOCALE)));
     return Math.round(performance.now() - started);
   }
 

@@ -86,6 +86,25 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       await servicesOf(app()).database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ is_active: true });
     });
 
+    it('a subscriber who reads Sinhala gets the verification email in Sinhala (subject, text and page words), and its link works', async () => {
+      const response = await app().inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName: 'ගෙදර', feedId: 'utility.power-outages', preferences: { language: 'si' }, delivery: { provider: 'Email', destination: 'sinhala@example.org' } },
+      });
+      expect(response.statusCode).toBe(201);
+      await expect.poll(async () => {
+        await drain();
+        return mailTo('sinhala@example.org').length;
+      }, { timeout: 10_000, interval: 50 }).toBe(1);
+      const [email] = mailTo('sinhala@example.org');
+      expect(email.subject).toBe('ඔබේ ඊමේල් ඇඟවීම් තහවුරු කරන්න: ගෙදර');
+      expect(email.text).toContain('තහවුරු කිරීමට, මෙම සබැඳිය විවෘත කරන්න');
+      expect(email.html).toContain('මගේ ලිපිනය තහවුරු කරන්න');
+      expect(email.html).not.toContain('Confirm my address');
+      expect((await app().inject({ method: 'GET', url: linkIn(email.text, 'verify') })).statusCode).toBe(200);
+    });
+
     it('refuses a wrong token, a token of another subscription and a missing one with 400', async () => {
       const a = await createEmailSubscription(app(), { displayName: 'a', destination: 'token-a@example.org' });
       const b = await createEmailSubscription(app(), { displayName: 'b', destination: 'token-b@example.org' });

@@ -60,6 +60,7 @@ export async function createEmailTarget(context: EmailContext): Promise<Delivery
           body: request.rendered.body,
           name: request.subscription.displayName,
           publicId: request.subscription.publicId,
+          language: request.subscription.language,
         },
       }));
       await insertOutboxItems(trx, items, context.now());
@@ -81,9 +82,9 @@ export async function createEmailTarget(context: EmailContext): Promise<Delivery
         subscriptionId: subscription.id,
         ledgerId: null,
         recipient: subscription.destination,
-        subject: verificationSubject(subscription.displayName),
+        subject: verificationSubject(subscription.displayName, subscription.language),
         template: VERIFICATION_TEMPLATE,
-        params: { name: subscription.displayName, publicId: subscription.publicId, feedId: subscription.feedId, token, ttlHours },
+        params: { name: subscription.displayName, publicId: subscription.publicId, feedId: subscription.feedId, token, ttlHours, language: subscription.language },
       }));
       await insertOutboxItems(trx, emails, now);
       await runtime.outbox.notify(trx);

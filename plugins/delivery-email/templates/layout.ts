@@ -1,3 +1,4 @@
+import type { Translate } from '#plugin-api';
 import { escapeHtml } from './html.ts';
 
 /**
@@ -69,29 +70,29 @@ function layout(parts: LayoutParts): string {
 </mjml>`;
 }
 
-/** A notification: the feed's look, the renderer's title and body, and the unsubscribe link in the small print. */
-export function notificationMjml(): string {
+/** A notification: the feed's look, the renderer's title and body, and the unsubscribe link in the small print; the words in `t`'s language. */
+export function notificationMjml(t: Translate): string {
   return layout({
     accent: ACCENT_SLOT,
     label: SLOT.label,
     intro: SLOT.intro,
     main: `<mj-text>${SLOT.body}</mj-text>`,
     footer:
-      `You receive this email because of your subscription &ldquo;${SLOT.name}&rdquo;. ` +
-      `<a href="${SLOT.link}" style="color:#7b8794">Unsubscribe</a> at any time, with one click.`,
+      `${escapeHtml(t('notice.because', { name: SLOT.name }))} ` +
+      `<a href="${SLOT.link}" style="color:#7b8794">${escapeHtml(t('notice.unsubscribe'))}</a> ${escapeHtml(t('notice.anyTime'))}`,
   });
 }
 
-/** The verification email: a button to confirm, and no unsubscribe (nothing is sent unless confirmed). */
-export function verificationMjml(): string {
+/** The verification email: a button to confirm, and no unsubscribe (nothing is sent unless confirmed); the words in `t`'s language. */
+export function verificationMjml(t: Translate): string {
   return layout({
     accent: '#1d4ed8',
-    label: 'CONFIRM YOUR ADDRESS',
-    intro: 'Someone, probably you, asked for email alerts at this address.',
+    label: t('verify.label'),
+    intro: t('verify.intro'),
     main:
-      `<mj-text>Subscription: <strong>${SLOT.name}</strong><br />Feed: ${SLOT.feed}</mj-text>` +
-      `<mj-button href="${SLOT.link}" background-color="#1d4ed8" color="#ffffff" font-size="15px" align="left" padding="8px 0 16px 0">Confirm my address</mj-button>` +
-      `<mj-text font-size="13px" color="#52606d">Or open this link: <a href="${SLOT.link}" style="color:#1d4ed8;word-break:break-all">${SLOT.link}</a><br />It is valid for ${SLOT.hours} hours and works once.</mj-text>`,
-    footer: 'If you did not ask for this, ignore this email: nothing more is sent to this address unless it is confirmed.',
+      `<mj-text>${escapeHtml(t('verify.subscription'))} <strong>${SLOT.name}</strong><br />${escapeHtml(t('verify.feed'))} ${SLOT.feed}</mj-text>` +
+      `<mj-button href="${SLOT.link}" background-color="#1d4ed8" color="#ffffff" font-size="15px" align="left" padding="8px 0 16px 0">${escapeHtml(t('verify.button'))}</mj-button>` +
+      `<mj-text font-size="13px" color="#52606d">${escapeHtml(t('verify.orOpen'))} <a href="${SLOT.link}" style="color:#1d4ed8;word-break:break-all">${SLOT.link}</a><br />${escapeHtml(t('verify.valid', { hours: SLOT.hours }))}</mj-text>`,
+    footer: escapeHtml(t('verify.ignore')),
   });
 }

@@ -1,3 +1,5 @@
+import { singleLine } from '../plugin-api/user-text.ts';
+
 /**
  * Who may use the operator console, from an OpenID Connect user's claims
  * (pure). The role is looked for where providers put it: a `roles` or
@@ -10,7 +12,8 @@ export function holdsRole(claims: Readonly<Record<string, unknown>>, role: strin
   return typeof realm === 'object' && realm !== null && has((realm as { roles?: unknown }).roles);
 }
 
-const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 120);
+/** A claim as the audit log writes it: one line, at most 120 characters. */
+const oneLine = (value: string) => singleLine(value).slice(0, 120);
 
 /**
  * How the audit log names a signed-in user: by `sub`, which the provider

@@ -8,6 +8,9 @@ import { CATCH_UP_EVENT_TYPE } from './quiet-hours/catch-up-release.ts';
 import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
 import { safeText } from './safe-text.ts';
 
+/** The catalog of a feed that ships no messages: one, so its translator is made once. */
+const NO_MESSAGES: MessageCatalog = new Map();
+
 /** Renderings kept per (event, language, zone): a fan-out renders each pair once. */
 const CACHE_SIZE = 2000;
 
@@ -35,7 +38,7 @@ export class FeedRendering {
 
   /** The messages a feed's plugin ships (empty for a feed without any). */
   messagesOf(feedId: string): MessageCatalog {
-    return this.#catalogs.get(feedId) ?? new Map();
+    return this.#catalogs.get(feedId) ?? NO_MESSAGES;
   }
 
   /** The event in `locale` (English by default), its times in `timeZone` (the feed's by default); text from outside kept to its lines. */

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
 
 /**
@@ -27,8 +28,12 @@ export type Translate = (key: string, values?: Readonly<Record<string, string | 
 /** Every locale's messages of one plugin (or of core). */
 export type MessageCatalog = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
-/** Reads `<dir>/*.json` (a plugin's `locales` folder); an absent folder is an empty catalog. */
-export function loadMessages(dir: string): MessageCatalog {
+/**
+ * Reads `<dir>/*.json` (a plugin's `locales` folder; a path, or a file URL such as
+ * `new URL('./locales/', import.meta.url)`); an absent folder is an empty catalog.
+ */
+export function loadMessages(folder: string | URL): MessageCatalog {
+  const dir = folder instanceof URL ? fileURLToPath(folder) : folder;
   const catalog = new Map<string, Record<string, string>>();
   if (!existsSync(dir)) return catalog;
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
@@ -41,9 +46,20 @@ export function loadMessages(dir: string): MessageCatalog {
   return catalog;
 }
 
+/** One translator per catalog and language, made on first use: callers ask per message or per item, and each pattern is parsed once per process. */
+const translators = new WeakMap<MessageCatalog, Map<string, Translate>>();
+
 /** Messages in `locale` (English where it has none), formatted with ICU MessageFormat; each pattern is parsed once. */
 export function createTranslator(catalog: MessageCatalog, locale: string | undefined): Translate {
   const code = isLocale(locale) ? locale : DEFAULT_LOCALE;
+  let ofCatalog = translators.get(catalog);
+  if (!ofCatalog) translators.set(catalog, (ofCatalog = new Map()));
+  let translator = ofCatalog.get(code);
+  if (!translator) ofCatalog.set(code, (translator = translatorOf(catalog, code)));
+  return translator;
+}
+
+function translatorOf(catalog: MessageCatalog, code: string): Translate {
   const formats = new Map<string, IntlMessageFormat>();
   return (key, values) => {
     let format = formats.get(key);

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { createTranslator, DEFAULT_LOCALE, isLocale, loadMessages, plainLines, singleLine, type FeedCatalogPort, type Translate } from '#plugin-api';
 import { headerText } from './email-address.ts';
 import { subscriptionLink } from './link-tokens.ts';
@@ -10,9 +9,9 @@ export const VERIFICATION_TEMPLATE = 'verification';
 const NOTIFICATION_LAYOUT = 'notification';
 
 /** The plugin's own words (locales/): an email's small print, its verification, in each subscriber's language. */
-const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+const messages = loadMessages(new URL('./locales/', import.meta.url));
 const languageOf = (language: string | undefined) => (isLocale(language) ? language : DEFAULT_LOCALE);
-const wordsIn = (language: string | undefined): Translate => createTranslator(messages, languageOf(language));
+const wordsIn = (language: string | undefined): Translate => createTranslator(messages, language);
 
 /** What an outbox item keeps to compose its email when it is sent. */
 export interface NotificationParams {

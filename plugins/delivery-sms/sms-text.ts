@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { createTranslator, loadMessages } from '#plugin-api';
 import { fitsIn, shortenToFit } from './sms-segments.ts';
 
@@ -17,7 +16,7 @@ export function notificationText(title: string, body: string, link: string | nul
 }
 
 /** The plugin's own messages (locales/): what the texts say, in each subscriber's language. */
-const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+const messages = loadMessages(new URL('./locales/', import.meta.url));
 
 /** The verification text in the subscriber's language: the code, and that YES confirms too. */
 export function verificationText(code: string, feedName: string, ttlMinutes: number, language?: string): string {

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { announcementEvent } from './announcements.ts';
 import { toNotificationEvents } from './event-mapper.ts';
@@ -6,7 +5,7 @@ import type { PowerOutageChange, PowerOutageChangeKind, PowerOutageItem } from '
 import { powerOutageRenderers } from './renderers.ts';
 import { createTranslator, loadMessages } from '#plugin-api';
 
-const messages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+const messages = loadMessages(new URL('./locales/', import.meta.url));
 
 const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, MaxAnswerBytes: 10_485_760, TimeZone: 'Asia/Colombo', MinOutageMinutes: 0 } };
 const item: PowerOutageItem = { id: 'PO-1001', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line', customersAffected: 1200 };

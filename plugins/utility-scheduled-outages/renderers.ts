@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   createTranslator,
   defineRenderer,
@@ -21,7 +20,7 @@ export const SCHEDULED_OUTAGES_FEED_ID = 'utility.scheduled-outages';
 type Config = SectionsConfig<typeof scheduledOutagesConfig>;
 
 /** The plugin's own messages (locales/), for a context that brings none (a renderer called outside core). */
-const ownMessages = loadMessages(fileURLToPath(new URL('./locales/', import.meta.url)));
+const ownMessages = loadMessages(new URL('./locales/', import.meta.url));
 
 /** How one rendering writes: its messages, its dates in its language, its hours in the feed's zone (planned hours are the feed's local times). */
 interface Writer {

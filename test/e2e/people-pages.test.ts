@@ -333,9 +333,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(() => one.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
     expect(await one.locator('#join-notice').isVisible()).toBe(true);
     await one.getByLabel('Areas').fill('Galle');
-    await one.getByRole('radio', { name: 'Push notification' }).check();
-    await one.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => one.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    await subscribeByPush(one);
     const mine = await fetch(`${baseUrl}/api/subscribers/me`, { headers: { 'x-subscription-token': first.manageToken } }).then((r) => r.json());
     expect((mine as Array<{ displayName: string }>).map((s) => s.displayName)).toEqual(['Home', 'Planned work', 'Power outages in Galle']);
 
@@ -344,9 +342,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(() => lured.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
     expect(await lured.locator('#join-notice').isVisible()).toBe(false);
     await lured.getByLabel('Areas').fill('Matara');
-    await lured.getByRole('radio', { name: 'Push notification' }).check();
-    await lured.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => lured.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
+    await subscribeByPush(lured);
     const after = await fetch(`${baseUrl}/api/subscribers/me`, { headers: { 'x-subscription-token': first.manageToken } }).then((r) => r.json());
     expect((after as unknown[]).length).toBe(3);
   });

@@ -101,7 +101,9 @@ export async function claimPage(
     const now = rules.quiet.now();
     const urgent = rules.quiet.urgentTypes(feedId);
     const zone = rules.quiet.zoneOf(feedId);
-    const pending = await unreleasedHolds(trx, rows.filter((row) => !urgent.has(typeOf(row))).map((row) => row.subscriptionId));
+    // Only subscriptions with quiet hours can have a catch-up still to go: a page without any asks nothing more.
+    const quiet = rows.filter((row) => !urgent.has(typeOf(row)) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
+    const pending = await unreleasedHolds(trx, quiet.map((row) => row.subscriptionId));
     const holds = rows.flatMap((row) => {
       const until = holdUntil(typeOf(row), urgent, quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
       if (until) return [{ id: row.id, until }];

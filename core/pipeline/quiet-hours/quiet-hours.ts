@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { NOTIFICATION_PRIORITIES, type RenderedNotification } from '../../plugin-api/feed-types.ts';
 import { formatClockTime } from '../../plugin-api/time-format.ts';
+import { singleLine } from '../../plugin-api/user-text.ts';
 import type { Translate } from '../../plugin-api/messages.ts';
 
 /**
@@ -130,8 +131,6 @@ export interface HeldDelivery {
   readonly rendered: RenderedNotification;
 }
 
-/** One line of single-line text: no line break, tab or control character from a feed's title survives. */
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** How a catch-up is written: core's messages in the subscriber's language, times in their zone. */
 export interface CatchUpWords {
@@ -158,12 +157,12 @@ export function catchUpMessage(held: readonly HeldDelivery[], words: CatchUpWord
     const latest = changes.reduce((a, b) => (b.ledgerId > a.ledgerId ? b : a));
     const first = changes[0].heldAt;
     const last = changes.at(-1)!.heldAt;
-    const title = oneLine(latest.rendered.title);
-    lines.push(oneLine(changes.length === 1 ? t('catchUp.once', { title, time: clock(first) }) : t('catchUp.many', { title, count: changes.length, first: clock(first), last: clock(last) })));
+    const title = singleLine(latest.rendered.title);
+    lines.push(singleLine(changes.length === 1 ? t('catchUp.once', { title, time: clock(first) }) : t('catchUp.many', { title, count: changes.length, first: clock(first), last: clock(last) })));
     priority = Math.max(priority, NOTIFICATION_PRIORITIES.indexOf(latest.rendered.priority));
   }
   return {
-    title: oneLine(t('catchUp.title', { count: lines.length })),
+    title: singleLine(t('catchUp.title', { count: lines.length })),
     body: lines.join('\n'),
     sequenceId,
     tags: ['zzz'],

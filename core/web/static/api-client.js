@@ -12,17 +12,18 @@ import { clockTime } from './times.js';
 /**
  * @param {string} method
  * @param {string} path
- * @param {{ body?: unknown, token?: string }} [options]
+ * @param {{ body?: unknown, token?: string, headers?: Record<string, string>, credentials?: RequestCredentials }} [options]
+ *   `credentials`: 'omit' (the default: the pages need no cookie), 'same-origin' for the console's session
  * @returns {Promise<ApiResult>}
  */
 export async function callApi(method, path, options = {}) {
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
+  const headers = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token !== undefined) headers['x-subscription-token'] = options.token;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: 'omit' });
+    response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: options.credentials ?? 'omit' });
   } catch {
     return { ok: false, failure: { status: 0, body: null, retryAfter: null } };
   }
@@ -54,5 +55,7 @@ export const loadCatalog = () => callApi('GET', '/api/notification-feeds');
 /** @returns {Promise<ApiResult>} */
 export const loadProviders = () => callApi('GET', '/api/notification-providers');
 
-/** @returns {Promise<ApiResult>} */
-export const loadLocales = () => callApi('GET', '/api/locales');
+/** @type {Promise<ApiResult> | undefined} */
+let locales;
+/** The languages (one request per page, whoever asks: the page's switch, the alerts' language). @returns {Promise<ApiResult>} */
+export const loadLocales = () => (locales ??= callApi('GET', '/api/locales'));

@@ -1,6 +1,7 @@
 // @ts-check
 // The operator console: /console. Calls /console/api/ with the session cookie; every change sends the
 // session's CSRF token in x-csrf-token. Text from the service is always set as text.
+import { callApi } from './api-client.js';
 import { byId, el, say } from './dom.js';
 import { splitList } from './form-values.js';
 
@@ -11,6 +12,7 @@ const statusRegion = byId('console-status');
 let csrfToken = null;
 
 /**
+ * The pages' API client with the session cookie, and the CSRF token on every change.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
@@ -18,16 +20,11 @@ let csrfToken = null;
  */
 async function call(method, path, body) {
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  try {
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
-    const text = await response.text();
-    return { ok: response.ok, status: response.status, body: text ? JSON.parse(text) : null };
-  } catch {
-    return { ok: false, status: 0, body: { message: 'The service did not answer. Check the connection and try again.' } };
-  }
+  const headers = method !== 'GET' && csrfToken ? { 'x-csrf-token': csrfToken } : {};
+  const answer = await callApi(method, path, { body, headers, credentials: 'same-origin' });
+  if (answer.ok) return answer;
+  const { status, body: problem } = answer.failure;
+  return { ok: false, status, body: status === 0 ? { message: 'The service did not answer. Check the connection and try again.' } : problem };
 }
 
 /** @param {{ status: number, body: any }} answer */

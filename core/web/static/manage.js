@@ -3,7 +3,7 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { currentPageLanguage, installLanguageSwitch } from './page-words.js';
+import { installLanguageSwitch } from './page-words.js';
 import { deliveredBy, eventTypeChoices, eventTypeLabel, preferencesChange, quietHoursWords, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
 import { linkSetup } from './link-setup.js';

@@ -2,6 +2,7 @@
 // The pages' own words in the reader's language: the browser's (the order it sends as Accept-Language)
 // unless the reader chose another with the switch (kept in this browser). Elements marked data-i18n get
 // their text in that language; English puts the page's own text back. Text is set as text, never HTML.
+import { loadLocales } from './api-client.js';
 import { pageLanguage } from './form-values.js';
 
 const STORED = 'np-page-language';
@@ -38,9 +39,9 @@ async function apply(code) {
  * @param {HTMLSelectElement} select
  */
 export async function installLanguageSwitch(select) {
-  const response = await fetch('/api/locales', { headers: { accept: 'application/json' } }).catch(() => null);
-  if (!response?.ok) return;
-  const { locales, default: fallback } = /** @type {{ locales: Array<{ code: string, name: string }>, default: string }} */ (await response.json());
+  const answer = await loadLocales();
+  if (!answer.ok) return;
+  const { locales, default: fallback } = /** @type {{ locales: Array<{ code: string, name: string }>, default: string }} */ (answer.body);
   const chosen = pageLanguage(localStorage.getItem(STORED), navigator.languages ?? [], locales.map((locale) => locale.code), fallback);
   select.replaceChildren(...locales.map((locale) => {
     const option = document.createElement('option');

@@ -91,7 +91,8 @@ const holdWords = (hold) => (!hold ? '' : hold.status === 'held' ? ' (held: wait
 
 /** @param {any} entry */
 const describe = (entry) => {
-  const detail = Object.entries(entry.detail ?? {}).map(([key, value]) => `${key} ${value}`).join(', ');
+  // An empty value (an announcement without feeders) says nothing: left out.
+  const detail = Object.entries(entry.detail ?? {}).filter(([, value]) => value !== '' && value !== null).map(([key, value]) => `${key} ${value}`).join(', ');
   return detail ? `${entry.action} (${detail})` : entry.action;
 };
 

@@ -291,7 +291,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await manage.getByLabel('Language of the alerts').selectOption('si');
     await manage.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await read()).preferences, SLOW).toEqual({ language: 'si' });
-    expect(await manage.locator('#details').textContent()).toContain('Languageසිංහල');
+    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageසිංහල');
   });
 
   it('the pages follow the browser\'s language (Accept-Language) and offer a switch, remembered in this browser', async () => {

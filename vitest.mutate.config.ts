@@ -4,9 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'core/pipeline/subscription-filter.test.ts',
-      'core/pipeline/retry-policy.test.ts',
-      'core/pipeline/delivery-outcome.test.ts',
+      'core/pipeline/matching/subscription-filter.test.ts',
+      'core/plugin-api/retry-policy.test.ts',
+      'core/delivery/delivery-outcome.test.ts',
       'core/subscriptions/create-limits.test.ts',
       'plugins/utility-power-outages/detector.test.ts',
       'plugins/utility-scheduled-outages/detector.test.ts',

@@ -1,7 +1,11 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { buildApp } from '../core/app.ts';
 import { projectRoot } from '../core/paths.ts';
+
+/** The service as benches build it in-process (for a bench kept in a plugin's folder, which reaches core through here). */
+export { buildApp, servicesOf } from '../core/app.ts';
 
 export const BENCH_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -66,3 +70,32 @@ export function memorySampler() {
 export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export const perSecond = (count: number, ms: number) => Math.round((count / ms) * 1000);
+
+/**
+ * The service in-process for a bench, its workers off (the bench drives the
+ * pipeline), on a fresh PostgreSQL database when a server answers, else on
+ * an embedded one beside the plugins folder. `close()` removes all of it.
+ */
+export async function benchApp(benchPlugins: string[]) {
+  const database = await benchDatabase();
+  const pluginsDir = benchPluginsDir(benchPlugins);
+  const app = await buildApp({
+    env: database
+      ? { ConnectionStrings__DefaultConnection: database.url, Logging__Level: 'warn', Database__PoolMax: '10' }
+      : { Logging__Level: 'warn', Database__EmbeddedPath: `${pluginsDir}-pglite` },
+    pluginsDir,
+    workers: false,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close(keep = false) {
+      await app.close();
+      if (keep && database) console.log(`kept ${database.url}`);
+      else await database?.drop();
+      removeDir(pluginsDir);
+      removeDir(`${pluginsDir}-pglite`);
+    },
+  };
+}

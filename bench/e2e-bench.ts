@@ -118,7 +118,12 @@ try {
         SubscriptionLimits__MaxPerIp: '100000',
         SubscriptionLimits__MaxPerIpPerDay: '100000',
         // Settings to compare, as KEY=value pairs: SERVICE_ENV='NotificationPipeline__FanoutPageSize=5000 …'
-        ...Object.fromEntries((process.env.SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string])),
+        ...Object.fromEntries(
+          (process.env.SERVICE_ENV ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((pair) => pair.split('=') as [string, string]),
+        ),
       },
       serviceUrl,
       (chunk) => {
@@ -199,15 +204,19 @@ try {
     await waitFor(async () => (await sinkStats()).distinct >= N, 3_600_000, 100);
     const done = await sinkStats();
     // The measured outage's rows (the warm-up's planned outage has its own).
-    const ledger = (await db.query(`SELECT count(*) AS rows, count(DISTINCT subscription_id) AS subscribers FROM notification_delivery_ledger l
+    const ledger = (
+      await db.query(`SELECT count(*) AS rows, count(DISTINCT subscription_id) AS subscribers FROM notification_delivery_ledger l
                                       JOIN notification_subscriptions s ON s.id = l.subscription_id
-                                     WHERE s.provider = 'Push' AND l.feed_id = 'utility.power-outages'`)).rows[0];
+                                     WHERE s.provider = 'Push' AND l.feed_id = 'utility.power-outages'`)
+    ).rows[0];
     await successor.stop();
     const line = (label: string, value: string) => `${label.padEnd(44)} ${value}`;
     console.log(`bench:e2e kill -9 — ${N.toLocaleString('en')} subscribers, PostgreSQL, node ${process.version}`);
     console.log(line('messages at the sink at the kill', `${atKill}`));
     console.log(line('ledger rows leased (in flight) at the kill', `${inFlight}`));
-    console.log(line('restart → every subscriber reached', `${((done.last - restartedAt) / 1000).toFixed(1)} s (leases of the dead instance lapse after 30 s)`));
+    console.log(
+      line('restart → every subscriber reached', `${((done.last - restartedAt) / 1000).toFixed(1)} s (leases of the dead instance lapse after 30 s)`),
+    );
     console.log(line('subscribers reached', `${done.distinct} of ${N}`));
     console.log(line('sent twice (at most the rows in flight)', `${done.publishes - done.distinct}`));
     console.log(line('ledger rows, subscribers with a row', `${ledger.rows}, ${ledger.subscribers}`));
@@ -263,7 +272,7 @@ try {
   await db.query('CREATE TABLE bench_floor (LIKE notification_delivery_ledger INCLUDING DEFAULTS INCLUDING INDEXES)');
   const [{ event_id: eventId }] = (await db.query('SELECT id AS event_id FROM notification_events LIMIT 1')).rows;
   const postgresBeforeFloor = postgresCpuSeconds();
-  let started = performance.now();
+  const started = performance.now();
   await db.query(
     `INSERT INTO bench_floor (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status)
      SELECT id, 'PO-BENCH', 'NewOutage', feed_id, 'PO-BENCH', $1, provider, 'pending'
@@ -294,7 +303,9 @@ try {
     await fetch(`${sinkUrl}/reset`, { method: 'POST' });
     const began = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const apprise = spawn('apprise', ['-t', 'Power outage: Kandy, Peradeniya', '-b', 'Feeder: F12\nAreas: Kandy, Peradeniya', '--config', config], { stdio: 'ignore' });
+      const apprise = spawn('apprise', ['-t', 'Power outage: Kandy, Peradeniya', '-b', 'Feeder: F12\nAreas: Kandy, Peradeniya', '--config', config], {
+        stdio: 'ignore',
+      });
       apprise.on('error', reject);
       apprise.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`apprise exited ${code}`))));
     });
@@ -308,34 +319,60 @@ try {
   console.log(`bench:e2e — ${N.toLocaleString('en')} subscribers, poll period ${PERIOD_SECONDS} s, PostgreSQL, node ${process.version}`);
   console.log(line('API creates, 32 at once from 250 addresses', `${Math.round(creates / createSeconds)}/s`, `(target >= 1500/s; ${creates} creates)`));
   console.log(
-    line('CPU during the creates: service, PostgreSQL, client', `${createCpu.service.toFixed(1)} + ${createCpu.postgres.toFixed(1)} + ${createCpu.client.toFixed(1)} s`, `(in ${s(createSeconds)})`),
+    line(
+      'CPU during the creates: service, PostgreSQL, client',
+      `${createCpu.service.toFixed(1)} + ${createCpu.postgres.toFixed(1)} + ${createCpu.client.toFixed(1)} s`,
+      `(in ${s(createSeconds)})`,
+    ),
   );
   console.log(line('poll → first message', s(firstSeconds), '(target <= 1 s)'));
   console.log(line('poll → last message', `${s(lastSeconds)} (${Math.round(N / lastSeconds)}/s)`, `(target <= 1.3x the floor)`));
   console.log(line('RATIO to the floor', `${ratio(lastSeconds, floorSeconds).toFixed(2)}x`, '(target <= 1.3x)'));
   console.log(line('floor: INSERT … SELECT of N ledger rows', s(floorInsertSeconds), ''));
-  console.log(line('floor: N raw undici POSTs to the sink', `${s(floorPostSeconds)} (${Math.round(N / floorPostSeconds)}/s)`, `(${CONNECTIONS} connections, ${IN_FLIGHT} in flight, best of 2)`));
+  console.log(
+    line(
+      'floor: N raw undici POSTs to the sink',
+      `${s(floorPostSeconds)} (${Math.round(N / floorPostSeconds)}/s)`,
+      `(${CONNECTIONS} connections, ${IN_FLIGHT} in flight, best of 2)`,
+    ),
+  );
   console.log(line('floor: together', s(floorSeconds), ''));
   console.log(line('largest gap between two polls', s(gap), `(target <= ${PERIOD_SECONDS + 1} s)`));
   console.log(line('peak RSS of the service during the fan-out', `${peakRss.toFixed(0)} MiB`, '(target <= 300 MB)'));
   console.log(line('messages at the sink', `${fanout.publishes}`, `(${duplicates} duplicates)`));
-  console.log(line('CPU during the fan-out: service, PostgreSQL, sink', `${cpu.service.toFixed(1)} + ${cpu.postgres.toFixed(1)} + ${cpu.sink.toFixed(1)} s`, `(floor's POSTs: client ${floorCpu.client.toFixed(1)} + sink ${floorCpu.sink.toFixed(1)} s)`));
+  console.log(
+    line(
+      'CPU during the fan-out: service, PostgreSQL, sink',
+      `${cpu.service.toFixed(1)} + ${cpu.postgres.toFixed(1)} + ${cpu.sink.toFixed(1)} s`,
+      `(floor's POSTs: client ${floorCpu.client.toFixed(1)} + sink ${floorCpu.sink.toFixed(1)} s)`,
+    ),
+  );
   const perDelivery = (seconds: number) => `${((seconds * 1e6) / N).toFixed(1)} µs`;
   console.log(line('CPU per delivery: service, PostgreSQL, sink', `${perDelivery(cpu.service)} + ${perDelivery(cpu.postgres)} + ${perDelivery(cpu.sink)}`, ''));
   console.log(line('raw client CPU per POST (floor)', perDelivery(floorCpu.client), `(sink ${perDelivery(floorCpu.sink)} per POST)`));
   console.log(line('service busy during the fan-out', `${((100 * cpu.service) / lastSeconds).toFixed(0)}% of a core`, ''));
   const cores = machineCpu().cores;
   console.log(
-    line('machine idle, poll → last message', `${(cpu.machineIdle / (cpu.machineBusy + cpu.machineIdle) * cores).toFixed(2)} of ${cores} cores`, `(busy ${cpu.machineBusy.toFixed(1)} s, idle ${cpu.machineIdle.toFixed(1)} s, from /proc/stat)`),
+    line(
+      'machine idle, poll → last message',
+      `${((cpu.machineIdle / (cpu.machineBusy + cpu.machineIdle)) * cores).toFixed(2)} of ${cores} cores`,
+      `(busy ${cpu.machineBusy.toFixed(1)} s, idle ${cpu.machineIdle.toFixed(1)} s, from /proc/stat)`,
+    ),
   );
   // With the cores fully used in both, 1.3 x the floor's time is about 1.3 x its CPU; the sink's share is not ours to cut.
   const floorCpuTotal = floorInsertCpu + floorCpu.client + floorCpu.sink;
   const budget = 1.3 * floorCpuTotal - cpu.sink;
   if (appriseSeconds !== undefined) {
-    console.log(line('Apprise CLI, the same N notifications', s(appriseSeconds), `(the service ${(appriseSeconds / lastSeconds).toFixed(1)}x faster; target >= 10x)`));
+    console.log(
+      line('Apprise CLI, the same N notifications', s(appriseSeconds), `(the service ${(appriseSeconds / lastSeconds).toFixed(1)}x faster; target >= 10x)`),
+    );
   }
   console.log(
-    line('CPU for 1.3x: service + PostgreSQL may use', `${budget.toFixed(1)} s`, `(1.3 x the floor's ${floorCpuTotal.toFixed(1)} s, less the sink's ${cpu.sink.toFixed(1)}; used ${(cpu.service + cpu.postgres).toFixed(1)} s)`),
+    line(
+      'CPU for 1.3x: service + PostgreSQL may use',
+      `${budget.toFixed(1)} s`,
+      `(1.3 x the floor's ${floorCpuTotal.toFixed(1)} s, less the sink's ${cpu.sink.toFixed(1)}; used ${(cpu.service + cpu.postgres).toFixed(1)} s)`,
+    ),
   );
 } finally {
   await finish();

@@ -7,18 +7,12 @@
  * them). Then the dispatch of those rows through the no-op target (lease,
  * settle: the database's share of each delivery).
  */
-import { buildApp, servicesOf } from '../core/app.ts';
-import { benchDatabase, benchPluginsDir, memorySampler, perSecond, removeDir } from './bench-support.ts';
+import { servicesOf } from '../core/app.ts';
+import { benchApp, memorySampler, perSecond } from './bench-support.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
-const database = await benchDatabase();
-const pluginsDir = benchPluginsDir(['bench-noop-push']);
-const app = await buildApp({
-  env: database ? { ConnectionStrings__DefaultConnection: database.url, Logging__Level: 'warn', Database__PoolMax: '10' } : { Logging__Level: 'warn', Database__EmbeddedPath: `${pluginsDir}-pglite` },
-  pluginsDir,
-  workers: false,
-});
-await app.ready();
+const bench = await benchApp(['bench-noop-push']);
+const { app } = bench;
 const knex = servicesOf(app).database.knex;
 console.log(`database: ${servicesOf(app).database.description}; ${SUBSCRIPTIONS} subscriptions`);
 
@@ -46,7 +40,10 @@ const event = {
 };
 
 const memory = memorySampler();
-const ledgerRows = () => knex('notification_delivery_ledger').count({ n: '*' }).then(([row]) => Number(row.n));
+const ledgerRows = () =>
+  knex('notification_delivery_ledger')
+    .count({ n: '*' })
+    .then(([row]) => Number(row.n));
 let started = performance.now();
 const result = await servicesOf(app).pipeline.processNotificationEvents([event]);
 const handOverMs = performance.now() - started;
@@ -55,7 +52,11 @@ const pipelineMs = performance.now() - started;
 const pipelineMemory = memory.stop();
 
 // The dispatcher was woken with the first page; wait until nothing is left to send.
-const undelivered = () => knex('notification_delivery_ledger').whereNot({ status: 'delivered' }).count({ n: '*' }).then(([row]) => Number(row.n));
+const undelivered = () =>
+  knex('notification_delivery_ledger')
+    .whereNot({ status: 'delivered' })
+    .count({ n: '*' })
+    .then(([row]) => Number(row.n));
 while ((await undelivered()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
 const dispatchMs = performance.now() - started;
 const delivered = await ledgerRows();
@@ -71,14 +72,15 @@ await knex.raw(
 const rawMs = performance.now() - started;
 
 const rows = expectedMatches;
-console.log(`ProcessNotificationEvents: hand-over (first page, in its transaction) ${handOverMs.toFixed(0)} ms; all ${rows} rows claimed after ${pipelineMs.toFixed(0)} ms`);
+console.log(
+  `ProcessNotificationEvents: hand-over (first page, in its transaction) ${handOverMs.toFixed(0)} ms; all ${rows} rows claimed after ${pipelineMs.toFixed(0)} ms`,
+);
 console.log(`  ledger rows/s:  ${perSecond(rows, pipelineMs)}  (hand-over claimed ${result.claimedCount})`);
 console.log(`  peak heap +${pipelineMemory.heapMiB.toFixed(1)} MiB, rss +${pipelineMemory.rssMiB.toFixed(1)} MiB`);
 console.log(`floor: one INSERT … SELECT of ${expectedMatches} ledger rows: ${rawMs.toFixed(0)} ms (${perSecond(expectedMatches, rawMs)} rows/s)`);
 console.log(`ratio claim/floor time: ${(pipelineMs / rawMs).toFixed(2)}x`);
-console.log(`claim and dispatch through the no-op target: ${delivered} delivered ${dispatchMs.toFixed(0)} ms after the call (${perSecond(delivered, dispatchMs)}/s)`);
+console.log(
+  `claim and dispatch through the no-op target: ${delivered} delivered ${dispatchMs.toFixed(0)} ms after the call (${perSecond(delivered, dispatchMs)}/s)`,
+);
 
-await app.close();
-await database?.drop();
-removeDir(pluginsDir);
-removeDir(`${pluginsDir}-pglite`);
+await bench.close();

@@ -86,7 +86,10 @@ async function startOnce(dataDir: string, command: string[]): Promise<StartMeasu
   try {
     while (Date.now() - spawnedAt < READY_TIMEOUT_MS) {
       if (exitCode !== undefined) throw new Error(`the service exited (${exitCode}) before it was ready:\n${output}`);
-      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.status === 200, () => false);
+      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ready) {
         const readyMs = Date.now() - spawnedAt;
         const atReady = memoryMiB(child.pid!);
@@ -112,12 +115,36 @@ function report(title: string, runs: StartMeasurement[]): string {
   const line = (label: string, values: number[], unit: string) => `  ${label.padEnd(28)} ${spread(values)} ${unit}`;
   return [
     `${title}:`,
-    line('ready after', runs.map((r) => r.readyMs), 'ms'),
-    line('CPU time until ready', runs.map((r) => r.cpuMs), 'ms'),
-    line('peak RSS until ready', runs.map((r) => r.peakRssMiB), 'MiB'),
-    line('RSS when ready', runs.map((r) => r.rssMiB), 'MiB'),
-    line(`peak RSS until ${settle}`, runs.map((r) => r.peakAfterSettleMiB), 'MiB'),
-    line(`RSS ${settle}`, runs.map((r) => r.rssAfterSettleMiB), 'MiB'),
+    line(
+      'ready after',
+      runs.map((r) => r.readyMs),
+      'ms',
+    ),
+    line(
+      'CPU time until ready',
+      runs.map((r) => r.cpuMs),
+      'ms',
+    ),
+    line(
+      'peak RSS until ready',
+      runs.map((r) => r.peakRssMiB),
+      'MiB',
+    ),
+    line(
+      'RSS when ready',
+      runs.map((r) => r.rssMiB),
+      'MiB',
+    ),
+    line(
+      `peak RSS until ${settle}`,
+      runs.map((r) => r.peakAfterSettleMiB),
+      'MiB',
+    ),
+    line(
+      `RSS ${settle}`,
+      runs.map((r) => r.rssAfterSettleMiB),
+      'MiB',
+    ),
     ...phaseNames.map((name) => `    ${name.padEnd(36)} at ${spread(runs.map((r) => r.phases[name]))} ms`),
   ].join('\n');
 }
@@ -139,10 +166,10 @@ try {
 }
 const loadAfter = os.loadavg();
 process.stdout.write(
-  [
+  `${[
     `Start-up on embedded PGlite: node ${command.map((word) => (path.isAbsolute(word) ? path.relative(projectRoot, word) : word)).join(' ')}`,
     `${RUNS} runs, median (min–max); Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after (1-minute).`,
     report('Fresh data folder (first start)', fresh),
     report('Same folder again (restart)', restart),
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 );

@@ -39,7 +39,14 @@ export function benchRequests(subscription: DeliveryRequest['subscription'], des
     ledgerId: i + 1,
     attempt: 1,
     subscription: { ...subscription, destination: destinationOf(i) },
-    event: { feedId: 'utility.power-outages', eventType: 'NewOutage', sourceKey: `PO-${i}`, itemKey: `PO-${i}`, fields: { feeder: `F${i % 40}`, areas: 'Kandy, Peradeniya' }, sourcePayload: {} },
+    event: {
+      feedId: 'utility.power-outages',
+      eventType: 'NewOutage',
+      sourceKey: `PO-${i}`,
+      itemKey: `PO-${i}`,
+      fields: { feeder: `F${i % 40}`, areas: 'Kandy, Peradeniya' },
+      sourcePayload: {},
+    },
     rendered: {
       title: `Power outage: Kandy ${i}`,
       body: `Feeder: F${i % 40}\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 UTC\nCause: Fallen line`,

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { configurePlatform } from './boot.ts';
+import { feedSource, monitorSection } from './feeds/feed-source.ts';
+import { usesLegacySource } from './plugins/deprecations.ts';
+import type { PluginRoot } from './paths.ts';
 import type { EnvSnapshot } from './config/env-source.ts';
 import { ConfigError } from './config/load-config.ts';
 import { describeSectionTypo } from './config/section-typos.ts';
 import { pickSections } from './config/compose-schema.ts';
-import { publicCoreSettings } from './config/without-secrets.ts';
+import { publicCoreSettings } from './plugin-api/plugin-core-settings.ts';
 import { createDatabase } from './db/database.ts';
 import { deprecationsOf } from './plugins/deprecations.ts';
 import { createFeedCatalog } from './plugins/feed-catalog.ts';
@@ -31,10 +34,10 @@ import { workersWiring } from './wiring/workers.ts';
 
 export type { AppServices };
 
-
 export interface BuildAppOptions {
   env: EnvSnapshot;
-  pluginsDir?: string;
+  /** Where the plugins are: a folder of plugin folders (tests give a scratch one), or the roots PLUGINS_DIR makes (pluginRootsOf). */
+  pluginsDir?: string | readonly PluginRoot[];
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: DestinationStream;
   now?: () => Date;
@@ -60,6 +63,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const trustedProxy = compiledOrProblem(() => compileTrust(config.Server.TrustedProxies), configProblems);
   if (configProblems.length > 0) throw new ConfigError([...configProblems]);
   const monitors = new Map(registry.feeds.map((manifest) => [manifest.id, manifest.monitor.settings(sections.get(manifest.id) as never)]));
+  const sources = new Map(
+    registry.feeds.map((manifest) => {
+      const settings = monitors.get(manifest.id)!;
+      return [
+        manifest.id,
+        feedSource(
+          monitorSection(sections.get(manifest.id)!, settings),
+          settings,
+          manifest.monitor.sharedSource || usesLegacySource(manifest) ? config.ExternalProvider : null,
+        ),
+      ];
+    }),
+  );
   const database = createDatabase({
     connectionString: config.ConnectionStrings.DefaultConnection,
     embeddedPath: config.Database.EmbeddedPath,
@@ -104,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sectionsOf: (pluginId) => sections.get(pluginId) ?? {},
     feedConfig: (feedId) => feedSections.get(feedId) ?? {},
     monitors,
+    sources,
     feeds: createFeedCatalog(registry.feeds, (pluginId) => sections.get(pluginId) ?? {}),
   };
   const wiring = startWiring(platform);
@@ -141,7 +158,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     workers: wiring.external.workers,
     targets: wiring.delivery.targets,
     pipeline: wiring.pipeline.pipeline,
-    dispatcher: wiring.delivery.dispatcher,
+    dispatcher: {
+      settle: async () => {
+        await wiring.delivery.fanouts.settle();
+        await wiring.delivery.lanes.settle();
+      },
+      drain: () => wiring.delivery.lanes.drain(),
+      wake: () => wiring.delivery.lanes.wake(),
+    },
+    lanes: wiring.delivery.lanes,
     queues: wiring.coreServices.queues,
     instanceId: platform.instanceId,
     now: platform.now,

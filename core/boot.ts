@@ -4,7 +4,7 @@ import type { EnvSnapshot } from './config/env-source.ts';
 import { loadConfig, type LoadedConfig } from './config/load-config.ts';
 import type { JsonSchema } from './config/schema-walk.ts';
 import { feedHealthCoreFeed } from './feed-health/feed-health-feed.ts';
-import { defaultPluginsDir } from './paths.ts';
+import { defaultPluginsDir, type PluginRoot } from './paths.ts';
 import { discoverPlugins } from './plugins/discover.ts';
 import { PluginRegistry } from './plugins/registry.ts';
 
@@ -20,13 +20,13 @@ export interface ConfiguredPlugins extends DiscoveredPlugins {
 }
 
 /** Discovers the plugins and composes the configuration schema: no I/O but reading plugins/. */
-export async function loadPlatform(pluginsDir = defaultPluginsDir): Promise<DiscoveredPlugins> {
+export async function loadPlatform(pluginsDir: string | readonly PluginRoot[] = defaultPluginsDir): Promise<DiscoveredPlugins> {
   const registry = new PluginRegistry(await discoverPlugins(pluginsDir), [feedHealthCoreFeed]);
   return { registry, schema: composeConfigSchema(registry.configOwners()) };
 }
 
 /** loadPlatform plus the validated, frozen configuration. Throws ConfigError naming the keys. */
-export async function configurePlatform(env: EnvSnapshot, pluginsDir?: string): Promise<ConfiguredPlugins> {
+export async function configurePlatform(env: EnvSnapshot, pluginsDir?: string | readonly PluginRoot[]): Promise<ConfiguredPlugins> {
   const platform = await loadPlatform(pluginsDir);
   const loaded = loadConfig(env, platform.schema);
   return { ...platform, loaded, config: loaded.config as unknown as CoreConfig };

@@ -24,7 +24,11 @@ export function chromiumPath(): { path: string } | { missing: string } {
   const configured = process.env.CHROMIUM_PATH;
   const found = configured ? (existsSync(configured) ? configured : null) : (CANDIDATES.find((candidate) => existsSync(candidate)) ?? null);
   if (found) return { path: found };
-  return { missing: configured ? `CHROMIUM_PATH=${configured} does not exist` : `no Chromium at ${CANDIDATES.join(' or ')} (apt-get install chromium, or set CHROMIUM_PATH)` };
+  return {
+    missing: configured
+      ? `CHROMIUM_PATH=${configured} does not exist`
+      : `no Chromium at ${CANDIDATES.join(' or ')} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  };
 }
 
 export function launchChromium(executablePath: string): Promise<Browser> {

@@ -4,14 +4,12 @@ export interface DemoWiring {
   databaseDir: string;
   timeZone: string;
   feed: { baseUrl: string; apiKey: string };
-  push: { baseUrl: string; publishToken: string };
-  smtp: { port: number; password: string };
-  /** The local Twilio-compatible gateway (its env entries: base URL, account, token, number). */
-  sms: { env: Record<string, string> };
-  /** A VAPID key pair made for this run (WebPush__VapidPublicKey, WebPush__VapidPrivateKey). */
-  webPush: Record<string, string>;
+  /** The settings of the plugins' demo parts (each plugin's double: its address, its keys). */
+  parts: ReadonlyArray<{ readonly plugin: string; readonly env: Readonly<Record<string, string>> }>;
   /** The secret bearer tokens are signed with: the demo prints an admin token for it. */
   jwtSecret: string;
+  /** The local address search (Nominatim's /search). */
+  geocoder: { baseUrl: string };
 }
 
 /**
@@ -19,16 +17,24 @@ export interface DemoWiring {
  * environment reaches it, so a PostgreSQL connection string or a .env file
  * meant for `npm start` cannot leak in): the embedded database in the demo's
  * temporary folder, both feeds polled every 5 s from the sample feed, both
- * system subscriptions, Push to the push inbox, Email to the mail inbox and
- * Sms to the local text gateway (national numbers read in Sri Lanka),
- * webhooks allowed to the local receiver and Web Push to the local push
- * service on loopback (with a VAPID key pair of its own),
- * links to the service itself, times in the machine's zone, a token secret
- * (the demo prints an admin token), and limits and cooldowns loose enough
- * to try things several times.
+ * system subscriptions (with the push target installed), each delivery
+ * target pointed at its plugin's demo double (its part's settings), links
+ * to the service itself, times in the machine's zone, a token secret (the
+ * demo prints an admin token), maps that open on Kandy with the local
+ * address search (and no tiles: the demo needs no network), and limits and
+ * cooldowns loose enough to try things several times.
  */
 export function demoServiceEnv(w: DemoWiring): Record<string, string> {
   const serviceUrl = `http://127.0.0.1:${w.servicePort}`;
+  // The feeds' system subscriptions are push topics: offered when push is in the demo.
+  const systemSubscriptions = w.parts.some((part) => part.plugin === 'delivery-push')
+    ? {
+        NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: 'utility.power-outages',
+        NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: 'utility-power-outages',
+        NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: 'utility.scheduled-outages',
+        NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: 'utility-scheduled-outages',
+      }
+    : {};
   return {
     NODE_ENV: 'development',
     Server__Host: '127.0.0.1',
@@ -43,32 +49,17 @@ export function demoServiceEnv(w: DemoWiring): Record<string, string> {
     ScheduledOutages__Enabled: 'true',
     ScheduledOutages__PollingIntervalSeconds: '5',
     ScheduledOutages__TimeZone: w.timeZone,
-    NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: 'utility.power-outages',
-    NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: 'utility-power-outages',
-    NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: 'utility.scheduled-outages',
-    NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: 'utility-scheduled-outages',
+    ...systemSubscriptions,
     NotificationPipeline__CooldownSeconds: '30',
-    Notifications__Push__BaseUrl: w.push.baseUrl,
-    Notifications__Push__PublishToken: w.push.publishToken,
-    Notifications__Push__TimeoutSeconds: '5',
-    EmailProvider__Host: '127.0.0.1',
-    EmailProvider__Port: String(w.smtp.port),
-    EmailProvider__Secure: 'false',
-    EmailProvider__Username: 'demo',
-    EmailProvider__ApiKey: w.smtp.password,
-    EmailProvider__From: 'Outage alerts <alerts@demo.localhost>',
-    EmailOutbox__RetryBaseSeconds: '5',
-    ...w.sms.env,
-    // The demo's webhook receiver and browser push service listen on loopback: listed.
-    Webhook__AllowedHosts: '127.0.0.1',
-    WebPush__AllowedEndpointHosts: '127.0.0.1',
-    ...w.webPush,
-    Sms__DefaultRegion: 'LK',
-    SmsOutbox__RetryBaseSeconds: '5',
+    ...Object.assign({}, ...w.parts.map((part) => part.env)),
     SubscriptionLimits__MaxPerIp: '100',
     SubscriptionLimits__MaxPerIpPerDay: '1000',
     SubscriptionLimits__MaxSubscriptionsPerUser: '100',
     Jwt__Secret: w.jwtSecret,
+    Map__Center: '7.2906,80.6337',
+    Map__Zoom: '10',
+    Geocoder__BaseUrl: w.geocoder.baseUrl,
+    Geocoder__RequestsPerSecond: '5',
   };
 }
 

@@ -44,7 +44,9 @@ export async function runDemo(options: { via: 'npm' | 'node'; env?: NodeJS.Proce
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => void (text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => void (text += chunk.toString()));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let running = true;
   void ended.then(() => (running = false));
 
@@ -79,7 +81,10 @@ export async function runDemo(options: { via: 'npm' | 'node'; env?: NodeJS.Proce
   const poll = async (topic: string): Promise<PolledMessage[]> => {
     const response = await fetch(`${urls.pushInbox}/${topic}/json?poll=1`);
     if (response.status !== 200) throw new Error(`poll of ${topic} answered ${response.status}`);
-    return (await response.text()).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as PolledMessage);
+    return (await response.text())
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as PolledMessage);
   };
 
   return {

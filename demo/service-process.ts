@@ -14,7 +14,6 @@ export interface ServiceProcess {
   stop(graceMs?: number): Promise<number | string>;
 }
 
-
 /**
  * Node's flags from `npm start`, so every spawned service runs as it does:
  * --liftoff-only (a start on the embedded database peaks at ~250 MiB
@@ -33,11 +32,18 @@ export function startServiceProcess(
   env: Record<string, string>,
   serviceUrl: string,
   onOutput: (chunk: Buffer) => void,
-  options: { ownProcessGroup?: boolean } = {},
+  options: { ownProcessGroup?: boolean; pluginsDir?: string } = {},
 ): ServiceProcess {
+  // With a chosen set of plugins, the same start (core/serve.ts) with that folder in place of plugins/ and PLUGINS_DIR.
+  const entry = options.pluginsDir === undefined ? ['core/main.ts'] : ['test/fixtures/serve-with-plugins.ts', options.pluginsDir];
   // In a process group of its own, a terminal's Ctrl-C reaches only the parent, which stops the service with one SIGTERM
   // (the service takes a second signal as "stop now").
-  const child: ChildProcess = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownProcessGroup === true });
+  const child: ChildProcess = spawn(process.execPath, [...START_FLAGS, ...entry], {
+    cwd: projectRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup === true,
+  });
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);
   let running = true;
@@ -56,7 +62,10 @@ export function startServiceProcess(
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (running) {
       if (Date.now() > deadline) throw new Error(`the service was not ready after ${READY_TIMEOUT_MS / 1000} s`);
-      const status = await fetch(`${serviceUrl}/health/ready`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+      const status = await fetch(`${serviceUrl}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

@@ -28,7 +28,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['owner_user_id'], 'notification_subscriptions_owner');
     t.index(['created_ip'], 'notification_subscriptions_created_ip');
   });
-  await knex.raw("ALTER TABLE notification_subscriptions ADD CONSTRAINT notification_subscriptions_scope_check CHECK (scope IN ('System', 'User', 'Anonymous'))");
+  await knex.raw(
+    "ALTER TABLE notification_subscriptions ADD CONSTRAINT notification_subscriptions_scope_check CHECK (scope IN ('System', 'User', 'Anonymous'))",
+  );
 
   await knex.schema.createTable('notification_events', (t) => {
     t.bigIncrements('id');

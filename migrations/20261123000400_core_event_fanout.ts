@@ -14,7 +14,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('fanout_lease_token');
     t.timestamp('fanout_lease_until', { useTz: true });
   });
-  await knex.raw("ALTER TABLE notification_events ADD CONSTRAINT notification_events_fanout_status_check CHECK (fanout_status IN ('pending', 'expanding', 'done'))");
+  await knex.raw(
+    "ALTER TABLE notification_events ADD CONSTRAINT notification_events_fanout_status_check CHECK (fanout_status IN ('pending', 'expanding', 'done'))",
+  );
   await knex.raw("CREATE INDEX notification_events_fanout_due ON notification_events (id) WHERE fanout_status <> 'done'");
 }
 

@@ -14,7 +14,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('hold_decided_by');
     t.timestamp('hold_decided_at', { useTz: true });
   });
-  await knex.raw("ALTER TABLE notification_events ADD CONSTRAINT notification_events_hold_status_check CHECK (hold_status IN ('held', 'released', 'discarded'))");
+  await knex.raw(
+    "ALTER TABLE notification_events ADD CONSTRAINT notification_events_hold_status_check CHECK (hold_status IN ('held', 'released', 'discarded'))",
+  );
   await knex.raw("CREATE INDEX notification_events_held ON notification_events (id) WHERE hold_status = 'held'");
   await knex.schema.createTable('console_audit_log', (t) => {
     t.bigIncrements('id');

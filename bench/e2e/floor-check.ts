@@ -19,11 +19,20 @@ try {
   const sinkUrl = `http://127.0.0.1:${port}`;
   await rawPosts({ sinkUrl, token: TOKEN, n: 10_000, connections: CONNECTIONS, inFlight: 256, pipelining: 1 }); // warm-up
   console.log(`raw POSTs to the bench sink, ${N.toLocaleString('en')} each, ${CONNECTIONS} connections, node ${process.version}`);
-  for (const [inFlight, pipelining] of [[CONNECTIONS, 1], [256, 1], [1024, 1], [256, 4], [256, 16], [1024, 16]]) {
+  for (const [inFlight, pipelining] of [
+    [CONNECTIONS, 1],
+    [256, 1],
+    [1024, 1],
+    [256, 4],
+    [256, 16],
+    [1024, 16],
+  ]) {
     const runs = [];
     for (let i = 0; i < 2; i += 1) runs.push(await rawPosts({ sinkUrl, token: TOKEN, n: N, connections: CONNECTIONS, inFlight, pipelining }));
     const best = runs.sort((a, b) => a.seconds - b.seconds)[0];
-    console.log(`in flight ${String(inFlight).padStart(5)}, pipelining ${String(pipelining).padStart(2)}: ${best.seconds.toFixed(2)} s (${Math.round(N / best.seconds)}/s), client ${((best.clientCpu * 1e6) / N).toFixed(1)} µs CPU per POST`);
+    console.log(
+      `in flight ${String(inFlight).padStart(5)}, pipelining ${String(pipelining).padStart(2)}: ${best.seconds.toFixed(2)} s (${Math.round(N / best.seconds)}/s), client ${((best.clientCpu * 1e6) / N).toFixed(1)} µs CPU per POST`,
+    );
   }
 } finally {
   sink.kill('SIGTERM');

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadPlatform } from '../boot.ts';
 import { renderConfigReference, renderEnvTemplate, replaceReferenceBlock } from '../config/env-template.ts';
-import { projectRoot, pluginsDirOf } from '../paths.ts';
+import { projectRoot, pluginRootsOf } from '../paths.ts';
 
 const USAGE = `Usage: npm run config:template [-- <file>]
 
@@ -20,7 +20,7 @@ if (argument === '--help' || argument === '-h') {
   process.stderr.write(`unknown option ${argument}\n\n${USAGE}`);
   process.exitCode = 2;
 } else {
-  const { registry, schema } = await loadPlatform(pluginsDirOf(process.env));
+  const { registry, schema } = await loadPlatform(pluginRootsOf(process.env));
   const examples = registry.templateExamples();
   const target = path.resolve(argument ?? path.join(projectRoot, 'config', 'env.template'));
   writeFileSync(target, renderEnvTemplate(schema, examples));

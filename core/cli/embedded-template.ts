@@ -16,7 +16,9 @@ import { installedPgliteVersion, templateFile, templateStampFile, type TemplateS
  */
 // A window large enough to see the whole 16 MiB WAL segment halves the file.
 // (Passed through to node:zlib; tar's own option type does not list `params`.)
-const strongest: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_LGWIN]: constants.BROTLI_MAX_WINDOW_BITS } };
+const strongest: BrotliOptions = {
+  params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_LGWIN]: constants.BROTLI_MAX_WINDOW_BITS },
+};
 const TEMPLATE_DATABASES = ['template0', 'template1'];
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'np-embedded-template-'));
 try {
@@ -28,8 +30,12 @@ try {
     await pglite.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
     await pglite.exec(`DROP DATABASE ${name}`);
   }
-  const { rows: [control] } = await pglite.query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()');
-  const { rows: [version] } = await pglite.query<{ server_version: string }>('SHOW server_version');
+  const {
+    rows: [control],
+  } = await pglite.query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()');
+  const {
+    rows: [version],
+  } = await pglite.query<{ server_version: string }>('SHOW server_version');
   await pglite.close();
   // A clean shutdown leaves no pid file; should a version leave one, it must not travel with the template.
   rmSync(path.join(scratch, 'postmaster.pid'), { force: true });

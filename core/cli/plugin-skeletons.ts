@@ -1,11 +1,15 @@
 /** `water-supply` → `WaterSupply`. */
-export const pascal = (name: string) => name.split('-').map((part) => part[0].toUpperCase() + part.slice(1)).join('');
+export const pascal = (name: string) =>
+  name
+    .split('-')
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
 
 /** `water-supply` → `Water supply`. */
 const words = (name: string) => name.replace(/-/g, ' ').replace(/^./, (first) => first.toUpperCase());
 
 /**
- * A feed plugin that starts as it is: it polls `{ExternalProvider__BaseUrl}/<name>`
+ * A feed plugin that starts as it is: it polls `{<Section>__BaseUrl}/<name>`
  * for `{ "items": [{ "id", "title" }] }`, announces each new item once, and
  * keeps what it saw in core's item store (no table, no migration).
  */
@@ -14,7 +18,21 @@ export function feedSkeleton(name: string): Record<string, string> {
   // Rename it: the catalog's id of the feed, dotted (`<organisation>.<feed>`).
   const feedId = `example.${name}`;
   return {
-    'index.ts': `import { defineFeedAnswer, defineFeedMonitor, defineFeedPlugin, defineRenderer, feedMonitorSettings, FeedText, itemStateStore, sequenceId, singleLine, TimeZoneSetting, Type, type SectionsConfig, type Static } from '#plugin-api';
+    'index.ts': `import {
+  defineFeedAnswer,
+  defineFeedMonitor,
+  defineFeedPlugin,
+  defineRenderer,
+  feedMonitorSettings,
+  FeedText,
+  itemStateStore,
+  sequenceId,
+  singleLine,
+  TimeZoneSetting,
+  Type,
+  type SectionsConfig,
+  type Static,
+} from '#plugin-api';
 
 const FEED_ID = '${feedId}';
 
@@ -26,16 +44,21 @@ const config = {
 };
 type Config = SectionsConfig<typeof config>;
 
-/** One item of GET {ExternalProvider__BaseUrl}/${name}: { "items": [{ "id": "…", "title": "…" }] }. */
+/** One item of GET {${section}__BaseUrl}/${name}: { "items": [{ "id": "…", "title": "…" }] }. */
 const Item = Type.Object({ id: FeedText({ minLength: 1, maxLength: 100 }), title: FeedText({ maxLength: 200 }) });
 type Item = Static<typeof Item>;
 type Change = { readonly item: Item };
 
 export const manifest = defineFeedPlugin({
   id: '${name}',
-  apiVersion: 2,
+  apiVersion: 3,
   config,
-  feed: { id: FEED_ID, displayName: '${words(name)}', eventTypes: ['ItemAdded'], filterableFields: ['Keywords'] },
+  feed: {
+    id: FEED_ID,
+    displayName: '${words(name)}',
+    eventTypes: ['ItemAdded'],
+    filterFields: [{ id: 'keywords', label: 'Keywords', hint: 'Words to look for anywhere in an item.', match: 'contains' }],
+  },
   monitor: defineFeedMonitor({
     settings: (c: Config) => c.${section},
     path: '${name}',
@@ -44,7 +67,15 @@ export const manifest = defineFeedPlugin({
     // DETECT (pure): an item never seen before is news.
     detect: (items, states) => items.filter((item) => states.get(item.id) === undefined).map((item) => ({ item })),
     // MAP (pure): one event per change; the same SourceKey and event type are delivered once.
-    map: (changes) => changes.map(({ item }) => ({ feedId: FEED_ID, eventType: 'ItemAdded', sourceKey: item.id, itemKey: item.id, fields: { title: item.title }, sourcePayload: item })),
+    map: (changes) =>
+      changes.map(({ item }) => ({
+        feedId: FEED_ID,
+        eventType: 'ItemAdded',
+        sourceKey: item.id,
+        itemKey: item.id,
+        fields: { title: item.title },
+        sourcePayload: item,
+      })),
   }),
   renderers: [
     defineRenderer<Config, Item>(FEED_ID, ['ItemAdded'], (event) => ({
@@ -99,32 +130,34 @@ function createTarget(context: DeliveryPluginContext<typeof config>): DeliveryTa
     subscribeUrl: () => null,
     unavailableReason: () => (baseUrl ? undefined : '${section}__BaseUrl is not set.'),
     deliver: (requests, signal) =>
-      Promise.all(requests.map(async (request): Promise<DeliveryOutcome> => {
-        if (!baseUrl) return { kind: 'retry', reason: '${section}__BaseUrl is not set' };
-        try {
-          const answer = await fetch(baseUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ to: request.subscription.destination, title: request.rendered.title, body: request.rendered.body }),
-            signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
-          });
-          await answer.body?.cancel();
-          return outcomeOf(answer.status);
-        } catch (error) {
-          return { kind: 'retry', reason: \`unreachable: \${(error as Error).name}\` };
-        }
-      })),
+      Promise.all(
+        requests.map(async (request): Promise<DeliveryOutcome> => {
+          if (!baseUrl) return { kind: 'retry', reason: '${section}__BaseUrl is not set' };
+          try {
+            const answer = await fetch(baseUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ to: request.subscription.destination, title: request.rendered.title, body: request.rendered.body }),
+              signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
+            });
+            await answer.body?.cancel();
+            return outcomeOf(answer.status);
+          } catch (error) {
+            return { kind: 'retry', reason: \`unreachable: \${(error as Error).name}\` };
+          }
+        }),
+      ),
   };
 }
 
 export const manifest = defineDeliveryPlugin({
   id: '${name}',
-  apiVersion: 2,
+  apiVersion: 3,
   provider: '${provider}',
   displayName: '${provider}',
   destination: { required: true, description: 'Where ${provider} delivers (describe its format here).', label: '${provider} address' },
   config,
-  createTarget,
+  setup: (context) => ({ target: createTarget(context) }),
 });
 `,
   };

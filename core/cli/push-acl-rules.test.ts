@@ -25,15 +25,17 @@ describe('renderPushAcl', () => {
   });
 
   it('writes server.yml auth-access lines: publisher writes, everyone reads', () => {
-    expect(text).toContain([
-      'auth-access:',
-      '  - "publisher:utility-power-outages:write-only"',
-      '  - "*:utility-power-outages:read-only"',
-      '  - "publisher:utility-scheduled-outages:write-only"',
-      '  - "*:utility-scheduled-outages:read-only"',
-      '  - "publisher:alerts-*:write-only"',
-      '  - "*:alerts-*:read-only"',
-    ].join('\n'));
+    expect(text).toContain(
+      [
+        'auth-access:',
+        '  - "publisher:utility-power-outages:write-only"',
+        '  - "*:utility-power-outages:read-only"',
+        '  - "publisher:utility-scheduled-outages:write-only"',
+        '  - "*:utility-scheduled-outages:read-only"',
+        '  - "publisher:alerts-*:write-only"',
+        '  - "*:alerts-*:read-only"',
+      ].join('\n'),
+    );
   });
 
   it('writes the same as ntfy access commands, prefixes as patterns', () => {
@@ -53,7 +55,12 @@ describe('renderPushAcl', () => {
   });
 
   it('warns about a system subscription topic no rule covers', () => {
-    const warned = renderPushAcl({ topics: ['utility-power-outages'], prefixes: ['alerts-'], publisherUser: 'publisher', systemTopics: ['utility-power-outages', 'alerts-x', 'custom-outages'] });
+    const warned = renderPushAcl({
+      topics: ['utility-power-outages'],
+      prefixes: ['alerts-'],
+      publisherUser: 'publisher',
+      systemTopics: ['utility-power-outages', 'alerts-x', 'custom-outages'],
+    });
     expect(warned.match(/WARNING/g)).toHaveLength(1);
     expect(warned).toContain('# WARNING: system subscription topic "custom-outages"');
   });

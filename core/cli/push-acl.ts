@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { configurePlatform } from '../boot.ts';
 import { readProcessEnv } from '../config/env-source.ts';
 import { aclEntries, renderPushAcl, type PushSectionValues } from './push-acl-rules.ts';
-import { pluginsDirOf } from '../paths.ts';
+import { pluginRootsOf } from '../paths.ts';
 
 /**
  * `npm run push:acl [-- --publisher <user>]`: prints the push server's access
@@ -12,7 +12,7 @@ import { pluginsDirOf } from '../paths.ts';
  */
 try {
   const { values } = parseArgs({ options: { publisher: { type: 'string', default: 'publisher' } } });
-  const { registry, loaded, config } = await configurePlatform(readProcessEnv(), pluginsDirOf(process.env));
+  const { registry, loaded, config } = await configurePlatform(readProcessEnv(), pluginRootsOf(process.env));
   const push = (loaded.config.Notifications as { Push?: PushSectionValues } | undefined)?.Push;
   const { topics, prefixes } = aclEntries(registry.topicAllowlist, push);
   const systemTopics = Object.values(config.NotificationPipeline.SystemSubscriptions).flatMap((s) =>

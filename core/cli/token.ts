@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { createSigner } from 'fast-jwt';
 import { configurePlatform } from '../boot.ts';
 import { readProcessEnv } from '../config/env-source.ts';
-import { pluginsDirOf } from '../paths.ts';
+import { pluginRootsOf } from '../paths.ts';
 
 const USAGE = `Usage: npm run token -- --sub <name> [--admin] [--hours <n>]
 
@@ -17,7 +17,12 @@ Send it as "Authorization: Bearer <token>".
 /** `npm run token -- --admin --sub <name>`: a bearer token for the configured secret, on stdout. */
 try {
   const { values } = parseArgs({
-    options: { sub: { type: 'string' }, admin: { type: 'boolean', default: false }, hours: { type: 'string', default: '12' }, help: { type: 'boolean', short: 'h', default: false } },
+    options: {
+      sub: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      hours: { type: 'string', default: '12' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
     strict: true,
   });
   if (values.help) {
@@ -26,7 +31,7 @@ try {
     const hours = Number(values.hours);
     if (!values.sub || values.sub.trim() === '') throw new Error(`--sub <name> is required.\n\n${USAGE}`);
     if (!Number.isInteger(hours) || hours < 1 || hours > 720) throw new Error(`--hours must be a whole number from 1 to 720.\n\n${USAGE}`);
-    const { config } = await configurePlatform(readProcessEnv(), pluginsDirOf(process.env));
+    const { config } = await configurePlatform(readProcessEnv(), pluginRootsOf(process.env));
     const secret = config.Jwt.Secret;
     if (!secret) throw new Error('Jwt__Secret is not set (in the environment or .env): the service accepts no bearer token without it.');
     const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: hours * 3600 * 1000 });

@@ -70,7 +70,10 @@ export function renderConfigReference(schema: JsonSchema, examples: readonly Tem
     return `| \`${key}\` | ${value === '' ? '' : `\`${cell(value)}\``} | ${cell(leaf.description ?? '')} |`;
   });
   // Not defaults: a system subscription exists only while both its keys are set (the env template sets them).
-  const system = examples.map((example) => `| \`${example.key}\` | unset | ${cell(`${example.description} Not on by default; set to \`${example.value}\` (as the env template does) to turn it on.`)} |`);
+  const system = examples.map(
+    (example) =>
+      `| \`${example.key}\` | unset | ${cell(`${example.description} Not on by default; set to \`${example.value}\` (as the env template does) to turn it on.`)} |`,
+  );
   return ['| Key | Default | Meaning |', '|---|---|---|', ...rows, ...system].join('\n');
 }
 

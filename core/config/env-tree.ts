@@ -39,11 +39,17 @@ export function envToTree(env: EnvSnapshot, schema: JsonSchema): EnvTree {
         break;
       }
       if (last) {
-        target[key] = child.type === 'array' ? raw.split(',').map((part) => part.trim()).filter(Boolean) : raw;
+        target[key] =
+          child.type === 'array'
+            ? raw
+                .split(',')
+                .map((part) => part.trim())
+                .filter(Boolean)
+            : raw;
       } else {
         if (!isObjectNode(child) && !recordValueSchema(child)) {
           unknownKeys.push(name);
-            break;
+          break;
         }
         const next = target[key];
         target[key] = next && typeof next === 'object' ? next : {};

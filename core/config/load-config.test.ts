@@ -26,7 +26,13 @@ describe('configuration tree from env', () => {
     const config = cfg({});
     expect(config.Server).toEqual({ Host: '127.0.0.1', Port: 5000, TrustedProxies: ['loopback'], BodyLimitBytes: 16384, RequestTimeoutSeconds: 30 });
     expect(config.NotificationPipeline).toMatchObject({ Enabled: true, CooldownSeconds: 300, SystemSubscriptions: {} });
-    expect(config.SubscriptionLimits).toEqual({ MaxPerIp: 3, MaxPerIpPerDay: 3, MaxSubscriptionsPerUser: 2, MaxVerificationsPerAddressPerDay: 3, Ipv6PrefixLength: 64 });
+    expect(config.SubscriptionLimits).toEqual({
+      MaxPerIp: 3,
+      MaxPerIpPerDay: 3,
+      MaxSubscriptionsPerUser: 2,
+      MaxVerificationsPerAddressPerDay: 3,
+      Ipv6PrefixLength: 64,
+    });
     expect(config.TestFeed).toEqual({ Enabled: false, PollingIntervalSeconds: 60 });
     expect(config.Notifications.Test).toEqual({ Topics: [] });
     expect(config.ConnectionStrings.DefaultConnection).toBeUndefined();
@@ -127,7 +133,10 @@ describe('env template', () => {
 
   it('round-trips: the template itself loads as a valid configuration', () => {
     const env = Object.fromEntries(
-      template.split('\n').filter((line) => line && !line.startsWith('#')).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      template
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
     expect(() => load({ ...env, NotificationPipeline__SystemSubscriptions__Test__PushTopic: 't' })).not.toThrow();
   });

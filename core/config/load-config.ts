@@ -46,10 +46,14 @@ function describe(error: ErrorObject): string {
   const own = error.keyword === 'format' ? CONFIG_FORMATS[String(error.params.format)] : undefined;
   if (own) return `${key} must be ${own.label}${error.parentSchema?.['x-secret'] ? '' : ` (got ${JSON.stringify(error.data)})`}`;
   switch (error.keyword) {
-    case 'required': return `${key} is required`;
-    case 'enum': return `${key} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
-    case 'anyOf': return `${key} has a value that is not allowed`;
-    default: return `${key} ${error.message ?? 'is invalid'}`;
+    case 'required':
+      return `${key} is required`;
+    case 'enum':
+      return `${key} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'anyOf':
+      return `${key} has a value that is not allowed`;
+    default:
+      return `${key} ${error.message ?? 'is invalid'}`;
   }
 }
 
@@ -68,7 +72,9 @@ export function collectSecrets(schema: JsonSchema, value: unknown, found: string
 
 /** Set variables whose first level looks like a misspelled section (rule in section-typos.ts). */
 function sectionTyposIn(env: EnvSnapshot, schema: JsonSchema): SectionTypo[] {
-  const sections = Object.entries(schema.properties ?? {}).filter(([, node]) => isObjectNode(node) || recordValueSchema(node)).map(([name]) => name);
+  const sections = Object.entries(schema.properties ?? {})
+    .filter(([, node]) => isObjectNode(node) || recordValueSchema(node))
+    .map(([name]) => name);
   return Object.entries(env).flatMap(([name, value]) => (value?.trim() ? (findSectionTypo(name, sections) ?? []) : []));
 }
 

@@ -3,8 +3,19 @@ import { editDistance, findSectionTypo } from './section-typos.ts';
 
 // The sections of the shipped configuration (core and plugins).
 const SECTIONS = [
-  'Server', 'Logging', 'ConnectionStrings', 'Database', 'NotificationPipeline', 'ExternalProvider', 'SubscriptionLimits',
-  'Jwt', 'EmailProvider', 'EmailOutbox', 'Notifications', 'PowerOutages', 'ScheduledOutages',
+  'Server',
+  'Logging',
+  'ConnectionStrings',
+  'Database',
+  'NotificationPipeline',
+  'ExternalProvider',
+  'SubscriptionLimits',
+  'Jwt',
+  'EmailProvider',
+  'EmailOutbox',
+  'Notifications',
+  'PowerOutages',
+  'ScheduledOutages',
 ];
 
 describe('edit distance', () => {

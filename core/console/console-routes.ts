@@ -6,19 +6,22 @@ import type { Knex } from 'knex';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
 import type { Caller } from '../http/caller-auth.ts';
-import { errorResponses, textResponse } from '../http/response-schemas.ts';
+import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { personPage, PERSON_PAGE_HEADERS } from '../plugin-api/person-page.ts';
 import { matchCounts, totalOf } from '../pipeline/hold/match-counts.ts';
 import type { FilterCache } from '../pipeline/matching/subscription-filter.ts';
+import { filterFieldsOf, resolveFilterFields } from '../plugins/filter-fields.ts';
 import type { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
-import type { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
-import { requeueFailedDeliveries } from '../pipeline/ledger/ledger-admin-repository.ts';
+import { estimatesFor, laneMinutes, readLanes } from '../delivery/index.ts';
+import { requeueFailed } from '../ledger/index.ts';
+import { circlesAround, MAX_PLACES } from '../places/index.ts';
+import { PlaceSchema } from '../subscriptions/subscription-schemas.ts';
 import { listFeedHealth } from '../feed-health/feed-health-repository.ts';
 import { feedHealthView, type MonitoredFeed } from '../feed-health/feed-health-view.ts';
 import { loadAsset, PAGE_HEADERS } from '../web/page-assets.ts';
-import { activeSubscriptions, audit, auditLog, backlogByProvider, deliveriesOfLastDay, failedDeliveriesOf, latestEvents } from './console-repository.ts';
+import { activeSubscriptions, audit, auditLog, backlogByProvider, deliveriesOfLastDay, latestEvents } from './console-repository.ts';
 import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
 import { holdsRole, oidcActor } from './role-policy.ts';
 import { sessionEnd } from './session-policy.ts';
@@ -39,8 +42,11 @@ export interface ConsoleOptions {
   readonly pageSize: number;
   readonly pipeline: NotificationPipelineService;
   readonly handOver: NotificationPipeline;
-  readonly dispatcher: DeliveryDispatcher;
+  /** Wakes the lanes on every instance once a requeue commits. */
+  readonly lanes: { notify(trx: Knex.Transaction): Promise<void> };
   readonly directProviders: readonly string[];
+  /** Each lane's rate (0: none), by provider: the lanes panel and the estimates. */
+  readonly rates: ReadonlyMap<string, number>;
 }
 
 declare module '@fastify/secure-session' {
@@ -62,11 +68,32 @@ const SESSION_COOKIE = 'np_console';
 const tags = ['console'];
 const Terms = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
 const AnnouncementBody = Type.Object(
-  { feedId: Type.String({ minLength: 1, maxLength: 100 }), title: Type.String({ minLength: 1, maxLength: 200 }), message: Type.String({ minLength: 1, maxLength: 3000 }), areas: Type.Optional(Terms), feeders: Type.Optional(Terms) },
+  {
+    feedId: Type.String({ minLength: 1, maxLength: 100 }),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    message: Type.String({ minLength: 1, maxLength: 3000 }),
+    fields: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]{0,63}$' }), Terms, {
+        description:
+          "Values per filter field of the feed (its catalog's filterFields ids: locationKeywords and feeders for the utility feeds): whom it is about.",
+      }),
+    ),
+    areas: Type.Optional(Terms),
+    feeders: Type.Optional(Terms),
+    places: Type.Optional(
+      Type.Array(PlaceSchema, {
+        maxItems: MAX_PLACES,
+        description: 'The announcement is about these places: it reaches the subscribers whose places are within reach of their circles.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 type Announcement = Static<typeof AnnouncementBody>;
-const SendBody = Type.Object({ ...AnnouncementBody.properties, confirm: Type.Literal(true, { description: 'The operator saw the preview and confirms: nothing is sent without it.' }) }, { additionalProperties: false });
+const SendBody = Type.Object(
+  { ...AnnouncementBody.properties, confirm: Type.Literal(true, { description: 'The operator saw the preview and confirms: nothing is sent without it.' }) },
+  { additionalProperties: false },
+);
 const EventParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) }, { additionalProperties: false });
 const SignedIn = Type.Object({ signedIn: Type.Boolean() });
 /** A view the console's page reads (its shape is the page's, not a public contract). */
@@ -75,7 +102,8 @@ const htmlPage = (description: string) => textResponse('text/html', description)
 const redirect = (description: string) => ({ description });
 
 /** A 32-byte key for the session cookie's encryption, derived from a secret of the service's (random without one: sessions then end with the process). */
-const sessionKey = (secret: string | undefined) => (secret ? createHash('sha256').update(`notification-pipeline console session\u0000${secret}`).digest() : randomBytes(32));
+const sessionKey = (secret: string | undefined) =>
+  secret ? createHash('sha256').update(`notification-pipeline console session\u0000${secret}`).digest() : randomBytes(32);
 
 /**
  * The operator console: GET /console (a page like the subscribe page: this
@@ -136,8 +164,14 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     await audit(db, actor, 'sign-in', { via });
   };
 
-  app.get('/console', { schema: { summary: 'The operator console', tags, response: { 200: textResponse('text/html', 'The page.') } } }, async (_request, reply) =>
-    reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' }).type(page.contentType).send(page.body),
+  app.get(
+    '/console',
+    { schema: { summary: 'The operator console', tags, response: { 200: textResponse('text/html', 'The page.') } } },
+    async (_request, reply) =>
+      reply
+        .headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' })
+        .type(page.contentType)
+        .send(page.body),
   );
 
   const Me = Type.Object({
@@ -161,7 +195,15 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
 
   app.post<{ Body: { token: string } }>(
     '/console/api/session',
-    { schema: { summary: 'Sign in with an admin token', description: 'The token `npm run token -- --admin --sub <name>` prints, exchanged for a console session.', tags, body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 4000 }) }, { additionalProperties: false }), response: { 200: SignedIn, ...errorResponses(400, 401, 403) } } },
+    {
+      schema: {
+        summary: 'Sign in with an admin token',
+        description: 'The token `npm run token -- --admin --sub <name>` prints, exchanged for a console session.',
+        tags,
+        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 4000 }) }, { additionalProperties: false }),
+        response: { 200: SignedIn, ...errorResponses(400, 401, 403) },
+      },
+    },
     async (request, reply) => {
       const token = request.body.token.trim();
       const caller = options.authenticate({ headers: { authorization: `Bearer ${token}` } } as FastifyRequest);
@@ -175,19 +217,26 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     },
   );
 
-  app.post('/console/api/logout', { ...change, schema: { summary: 'Sign out of the console', tags, response: { 200: SignedIn, ...errorResponses(401, 403) } } }, async (request) => {
-    const actor = await actorOf(request);
-    await db.transaction(async (trx) => {
-      // Ended here, not only in this browser: a copy of the cookie signs nobody in either.
-      await trx('console_ended_sessions').insert({ sid: request.session.get('sid') }).onConflict('sid').ignore();
-      await audit(trx, actor, 'sign-out');
-    });
-    request.session.delete();
-    return { signedIn: false };
-  });
+  app.post(
+    '/console/api/logout',
+    { ...change, schema: { summary: 'Sign out of the console', tags, response: { 200: SignedIn, ...errorResponses(401, 403) } } },
+    async (request) => {
+      const actor = await actorOf(request);
+      await db.transaction(async (trx) => {
+        // Ended here, not only in this browser: a copy of the cookie signs nobody in either.
+        await trx('console_ended_sessions')
+          .insert({ sid: request.session.get('sid') })
+          .onConflict('sid')
+          .ignore();
+        await audit(trx, actor, 'sign-out');
+      });
+      request.session.delete();
+      return { signedIn: false };
+    },
+  );
 
   const loginSchema = {
-    summary: 'Sign in with the organisation\'s identity provider',
+    summary: "Sign in with the organisation's identity provider",
     tags,
     response: { 303: redirect('To the identity provider.'), 404: errorResponses(404)[404], 502: htmlPage('The identity provider did not answer.') },
   };
@@ -207,7 +256,11 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
   const callbackSchema = {
     summary: 'Where the identity provider sends the browser back',
     tags,
-    response: { 303: redirect('Signed in: to the console.'), 400: htmlPage('The sign-in did not check out.'), 403: htmlPage('The user does not hold the console role.') },
+    response: {
+      303: redirect('Signed in: to the console.'),
+      400: htmlPage('The sign-in did not check out.'),
+      403: htmlPage('The user does not hold the console role.'),
+    },
   };
   app.get('/console/callback', { schema: callbackSchema }, async (request, reply) => {
     const pending = request.session.get('pending') as PendingSignIn | undefined;
@@ -218,7 +271,7 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
       claims = await options.oidc.signIn.finish(new URL(request.url, options.publicBaseUrl), pending);
     } catch (error) {
       request.log.warn({ err: { message: (error as Error).message } }, 'console sign-in failed');
-      return refusal(reply, 400, 'The identity provider\'s answer did not check out. Start again from the console.');
+      return refusal(reply, 400, "The identity provider's answer did not check out. Start again from the console.");
     }
     const actor = oidcActor(claims);
     if (!holdsRole(claims, options.oidc.adminRole)) {
@@ -226,17 +279,33 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
       // Whoever was signed in before in this browser is not any more.
       request.session.regenerate();
       request.session.set('denied', actor);
-      return refusal(reply, 403, `You are signed in as ${actor.slice(5)}, but your account does not hold the console role (${options.oidc.adminRole}). Ask an administrator of your organisation for it. Nothing of the console is shown.`);
+      return refusal(
+        reply,
+        403,
+        `You are signed in as ${actor.slice(5)}, but your account does not hold the console role (${options.oidc.adminRole}). Ask an administrator of your organisation for it. Nothing of the console is shown.`,
+      );
     }
     await signIn(request, reply, actor, 'openid connect');
     return reply.redirect('/console', 303);
   });
 
-  app.get('/console/api/overview', { ...signedIn, schema: { summary: 'Feeds, backlog, deliveries of the last day, subscriptions', tags, response: { 200: View('{ feeds, backlog, lastDay, subscriptions }'), ...errorResponses(401) } } }, async () => {
+  const overviewSchema = {
+    summary: 'Feeds, lanes, backlog, deliveries of the last day and per minute of the last hour, subscriptions',
+    tags,
+    response: { 200: View('{ feeds, lanes, perMinute, backlog, lastDay, subscriptions }'), ...errorResponses(401) },
+  };
+  app.get('/console/api/overview', { ...signedIn, schema: overviewSchema }, async () => {
     const records = await listFeedHealth(db);
     const at = { now: options.now(), staleAfterPolls: options.staleAfterPolls };
-    const [backlog, lastDay, subscriptions] = await Promise.all([backlogByProvider(db), deliveriesOfLastDay(db), activeSubscriptions(db)]);
-    return { feeds: options.feeds.map((feed) => feedHealthView(feed, records.get(feed.id), at)), backlog, lastDay, subscriptions };
+    const [backlog, lastDay, subscriptions, lanes, minutes] = await Promise.all([
+      backlogByProvider(db),
+      deliveriesOfLastDay(db),
+      activeSubscriptions(db),
+      readLanes(db, options.rates),
+      laneMinutes(db, 60),
+    ]);
+    const perMinute = minutes.map((m) => ({ provider: m.provider, minute: m.minute.toISOString(), delivered: m.delivered, failed: m.failed }));
+    return { feeds: options.feeds.map((feed) => feedHealthView(feed, records.get(feed.id), at)), lanes, perMinute, backlog, lastDay, subscriptions };
   });
 
   const eventsSchema = {
@@ -245,61 +314,166 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     querystring: Type.Object({ feed: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
     response: { 200: View('{ events, held }'), ...errorResponses(400, 401) },
   };
-  app.get<{ Querystring: { feed?: string } }>('/console/api/events', { ...signedIn, schema: eventsSchema }, async (request) => ({
-    events: await latestEvents(db, { feedId: request.query.feed || undefined, limit: 50 }),
-    held: await latestEvents(db, { heldOnly: true, limit: 100 }),
-  }));
-
-  app.post<{ Params: Static<typeof EventParams> }>('/console/api/events/:id/requeue', { ...change, schema: { summary: 'Requeue an event\'s failed deliveries', tags, params: EventParams, response: { 200: Type.Object({ requeued: Type.Integer() }), ...errorResponses(400, 401, 403) } } }, async (request) => {
-    const actor = await actorOf(request);
-    const ids = await failedDeliveriesOf(db, Number(request.params.id));
-    const requeued = await db.transaction(async (trx) => {
-      const done = ids.length === 0 ? [] : await requeueFailedDeliveries(trx, { providers: options.directProviders, ids });
-      if (done.length > 0) await options.dispatcher.notify(trx);
-      await audit(trx, actor, 'requeue failed deliveries', { eventId: Number(request.params.id), requeued: done.length });
-      return done;
-    });
-    return { requeued: requeued.length };
+  app.get<{ Querystring: { feed?: string } }>('/console/api/events', { ...signedIn, schema: eventsSchema }, async (request) => {
+    const [events, held, lanes] = await Promise.all([
+      latestEvents(db, { feedId: request.query.feed || undefined, limit: 50 }),
+      latestEvents(db, { heldOnly: true, limit: 100 }),
+      readLanes(db, options.rates),
+    ]);
+    // How long each lane would take to reach a held event's subscribers, were it released now.
+    return { events, held: held.map((event) => ({ ...event, estimatedSeconds: estimatesFor(new Map(Object.entries(event.hold?.byProvider ?? {})), lanes) })) };
   });
 
-  for (const decision of ['release', 'discard'] as const) {
-    app.post<{ Params: Static<typeof EventParams> }>(`/console/api/events/:id/${decision}`, { ...change, schema: { summary: `${decision === 'release' ? 'Release' : 'Discard'} a held event`, tags, params: EventParams, response: { 200: View(`{ ${decision === 'release' ? 'released' : 'discarded'}: id }`), ...errorResponses(400, 401, 403, 409) } } }, async (request) => {
+  app.post<{ Params: Static<typeof EventParams> }>(
+    '/console/api/events/:id/requeue',
+    {
+      ...change,
+      schema: {
+        summary: "Requeue an event's failed deliveries",
+        tags,
+        params: EventParams,
+        response: { 200: Type.Object({ requeued: Type.Integer() }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
       const actor = await actorOf(request);
-      const id = Number(request.params.id);
-      // Recorded in the decision's own transaction: no release or discard without its line in the log.
-      const record = (trx: Knex.Transaction) => audit(trx, actor, decision === 'release' ? 'release held event' : 'discard held event', { eventId: id });
-      const done = decision === 'release' ? await options.pipeline.releaseHeld(id, actor, record) : await options.pipeline.discardHeld(id, actor, record);
-      if (!done) throw new Errors.Conflict(`event ${id} is not held (released or discarded already, or unknown)`);
-      return { [decision === 'release' ? 'released' : 'discarded']: id };
-    });
+      const requeued = await db.transaction(async (trx) => {
+        const done = await requeueFailed(trx, { providers: options.directProviders, eventId: Number(request.params.id) });
+        if (done.length > 0) await options.lanes.notify(trx);
+        await audit(trx, actor, 'requeue failed deliveries', { eventId: Number(request.params.id), requeued: done.length });
+        return done;
+      });
+      return { requeued: requeued.length };
+    },
+  );
+
+  for (const decision of ['release', 'discard'] as const) {
+    app.post<{ Params: Static<typeof EventParams> }>(
+      `/console/api/events/:id/${decision}`,
+      {
+        ...change,
+        schema: {
+          summary: `${decision === 'release' ? 'Release' : 'Discard'} a held event`,
+          tags,
+          params: EventParams,
+          response: { 200: View(`{ ${decision === 'release' ? 'released' : 'discarded'}: id }`), ...errorResponses(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        const id = Number(request.params.id);
+        // Recorded in the decision's own transaction: no release or discard without its line in the log.
+        const record = (trx: Knex.Transaction) => audit(trx, actor, decision === 'release' ? 'release held event' : 'discard held event', { eventId: id });
+        const done = decision === 'release' ? await options.pipeline.releaseHeld(id, actor, record) : await options.pipeline.discardHeld(id, actor, record);
+        if (!done) throw new Errors.Conflict(`event ${id} is not held (released or discarded already, or unknown)`);
+        return { [decision === 'release' ? 'released' : 'discarded']: id };
+      },
+    );
   }
 
   const announcementOf = (body: Announcement) => {
     const feed = options.announcers.find((manifest) => manifest.feed.id === body.feedId);
-    if (!feed) throw new Errors.InvalidField(`body/feedId: ${body.feedId} takes no announcements (${options.announcers.map((m) => m.feed.id).join(', ') || 'none does'})`);
+    if (!feed)
+      throw new Errors.InvalidField(
+        `body/feedId: ${body.feedId} takes no announcements (${options.announcers.map((m) => m.feed.id).join(', ') || 'none does'})`,
+      );
     if (body.title.trim() === '' || body.message.trim() === '') throw new Errors.InvalidField('body/title and body/message must not be blank');
-    return feed.announcement!({ title: body.title.trim(), message: body.message.trim(), areas: body.areas ?? [], feeders: body.feeders ?? [] });
+    const declared = new Set(filterFieldsOf(feed.feed).map((field) => field.id));
+    const unknown = Object.keys(body.fields ?? {}).find((id) => !declared.has(id));
+    if (unknown !== undefined)
+      throw new Errors.InvalidField(`body/fields/${unknown}: ${feed.feed.id} has no filter field ${unknown} (it has ${[...declared].join(', ') || 'none'})`);
+    const fields = body.fields ?? {};
+    // areas and feeders as announcements always had them (a feed written before fields reads those), fields by id besides.
+    const areas = body.areas ?? fields.locationKeywords ?? [];
+    const feeders = body.feeders ?? fields.feeders ?? [];
+    const about = { ...fields, ...(areas.length ? { locationKeywords: areas } : {}), ...(feeders.length ? { feeders } : {}) };
+    const event = feed.announcement!({ title: body.title.trim(), message: body.message.trim(), areas, feeders, fields: about });
+    // Places make the announcement a shape: the circles around them (subscribers' places within reach match it).
+    const geometry = circlesAround(body.places ?? []);
+    // Whom it is about, under each field's label in the feed's words (`Areas: Galle`), for the audit log.
+    const labels = new Map(resolveFilterFields(filterFieldsOf(feed.feed)).map((field) => [field.id, field.label]));
+    const aboutInWords = Object.fromEntries(Object.entries(about).map(([id, values]) => [labels.get(id) ?? id, values.join(', ')]));
+    return { event: geometry ? { ...event, geometry } : event, aboutInWords };
   };
 
-  app.get('/console/api/announcers', { ...signedIn, schema: { summary: 'The feeds that take announcements', tags, response: { 200: Type.Array(Type.Object({ id: Type.String(), displayName: Type.String() })), ...errorResponses(401) } } }, async () => options.announcers.map((m) => ({ id: m.feed.id, displayName: m.feed.displayName })));
+  const AnnouncerField = Type.Object({ id: Type.String(), label: Type.String(), hint: Type.String(), example: Type.String() });
+  app.get(
+    '/console/api/announcers',
+    {
+      ...signedIn,
+      schema: {
+        summary: 'The feeds that take announcements, each with its filter fields in its own words',
+        tags,
+        response: {
+          200: Type.Array(Type.Object({ id: Type.String(), displayName: Type.String(), filterFields: Type.Array(AnnouncerField) })),
+          ...errorResponses(401),
+        },
+      },
+    },
+    async () =>
+      options.announcers.map((m) => ({
+        id: m.feed.id,
+        displayName: m.feed.displayName,
+        filterFields: resolveFilterFields(filterFieldsOf(m.feed)).map(({ id, label, hint, example }) => ({ id, label, hint, example })),
+      })),
+  );
 
-  app.post<{ Body: Announcement }>('/console/api/announcements/preview', { ...change, schema: { summary: 'Whom an announcement would reach, by provider (sends nothing)', tags, body: AnnouncementBody, response: { 200: Type.Object({ subscriptions: Type.Integer(), byProvider: Type.Record(Type.String(), Type.Integer()) }), ...errorResponses(400, 401, 403) } } }, async (request) => {
-    const event = announcementOf(request.body);
-    const [byProvider] = await matchCounts(db, options.filters, event.feedId, [event], options.pageSize);
-    return { subscriptions: totalOf(byProvider), byProvider: Object.fromEntries([...byProvider].sort()) };
+  const previewSchema = {
+    summary: 'Whom an announcement would reach, by provider, and how long each lane would take (sends nothing)',
+    tags,
+    body: AnnouncementBody,
+    response: {
+      200: Type.Object({
+        subscriptions: Type.Integer(),
+        byProvider: Type.Record(Type.String(), Type.Integer()),
+        estimatedSeconds: Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()]), {
+          description:
+            "Per provider: seconds until the last of its recipients is reached, at the lane's rate after its backlog (without a rate: at its recent pace; null when it has none yet).",
+        }),
+      }),
+      ...errorResponses(400, 401, 403),
+    },
+  };
+  app.post<{ Body: Announcement }>('/console/api/announcements/preview', { ...change, schema: previewSchema }, async (request) => {
+    const { event } = announcementOf(request.body);
+    const [[byProvider], lanes] = await Promise.all([matchCounts(db, options.filters, event.feedId, [event], options.pageSize), readLanes(db, options.rates)]);
+    return { subscriptions: totalOf(byProvider!), byProvider: Object.fromEntries([...byProvider!].sort()), estimatedSeconds: estimatesFor(byProvider!, lanes) };
   });
 
-  app.post<{ Body: Static<typeof SendBody> }>('/console/api/announcements', { ...change, schema: { summary: 'Send an announcement the operator confirmed', tags, body: SendBody, response: { 202: View('The pipeline\'s result: matchedSubscriptionCount, deliveredCount, claimedCount.'), ...errorResponses(400, 401, 403) } } }, async (request, reply) => {
-    const actor = await actorOf(request);
-    const { confirm: _confirmed, ...body } = request.body;
-    const event = announcementOf(body);
-    // Written before anything goes out: an announcement that was sent always has its line, whatever happens during delivery.
-    await audit(db, actor, 'announcement sent', { feedId: body.feedId, title: body.title.trim(), areas: (body.areas ?? []).join(', '), feeders: (body.feeders ?? []).join(', ') });
-    const result = await options.handOver.processNotificationEvents([event], { awaitDelivery: true });
-    return reply.status(202).send(result);
-  });
+  app.post<{ Body: Static<typeof SendBody> }>(
+    '/console/api/announcements',
+    {
+      ...change,
+      schema: {
+        summary: 'Send an announcement the operator confirmed',
+        tags,
+        body: SendBody,
+        response: { 202: View("The pipeline's result: matchedSubscriptionCount, deliveredCount, claimedCount."), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const actor = await actorOf(request);
+      const { confirm: _confirmed, ...body } = request.body;
+      const { event, aboutInWords } = announcementOf(body);
+      // Written before anything goes out: an announcement that was sent always has its line, whatever happens during delivery.
+      await audit(db, actor, 'announcement sent', { feedId: body.feedId, title: body.title.trim(), ...aboutInWords });
+      const result = await options.handOver.processNotificationEvents([event], { awaitDelivery: true });
+      return reply.status(202).send(result);
+    },
+  );
 
-  app.get('/console/api/audit', { ...signedIn, schema: { summary: 'The console\'s audit log, newest first', tags, response: { 200: View('{ entries: [{ id, at, actor, action, detail }] }'), ...errorResponses(401) } } }, async () => ({ entries: await auditLog(db, 100) }));
+  app.get(
+    '/console/api/audit',
+    {
+      ...signedIn,
+      schema: {
+        summary: "The console's audit log, newest first",
+        tags,
+        response: { 200: View('{ entries: [{ id, at, actor, action, detail }] }'), ...errorResponses(401) },
+      },
+    },
+    async () => ({ entries: await auditLog(db, 100) }),
+  );
 }
 
 function refusal(reply: FastifyReply, status: number, text: string) {

@@ -28,7 +28,13 @@ export function createOidcSignIn(settings: OidcSettings) {
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
   const discover = () =>
     (discovered ??= client
-      .discovery(issuer, settings.clientId, settings.clientSecret, undefined, loopback && issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined)
+      .discovery(
+        issuer,
+        settings.clientId,
+        settings.clientSecret,
+        undefined,
+        loopback && issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
+      )
       .catch((error: unknown) => {
         discovered = undefined;
         throw error;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { holdsRole, oidcActor } from './role-policy.ts';
 
-describe('holdsRole: the console role in a user\'s claims', () => {
+describe("holdsRole: the console role in a user's claims", () => {
   it.each<[string, Record<string, unknown>, boolean]>([
     ['a roles list holding it', { roles: ['viewer', 'notification-admin'] }, true],
     ['a groups list holding it', { groups: ['notification-admin'] }, true],

@@ -8,19 +8,35 @@ export interface PgConnectionSettings {
 }
 
 const KEY_ALIASES: Record<string, keyof PgConnectionSettings | 'sslmode'> = {
-  host: 'host', server: 'host', 'data source': 'host',
+  host: 'host',
+  server: 'host',
+  'data source': 'host',
   port: 'port',
-  database: 'database', 'initial catalog': 'database', db: 'database',
-  username: 'user', 'user id': 'user', userid: 'user', user: 'user', uid: 'user',
-  password: 'password', pwd: 'password',
-  'ssl mode': 'sslmode', sslmode: 'sslmode',
+  database: 'database',
+  'initial catalog': 'database',
+  db: 'database',
+  username: 'user',
+  'user id': 'user',
+  userid: 'user',
+  user: 'user',
+  uid: 'user',
+  password: 'password',
+  pwd: 'password',
+  'ssl mode': 'sslmode',
+  sslmode: 'sslmode',
 };
 
 function sslFrom(mode: string | null | undefined): PgConnectionSettings['ssl'] {
   switch ((mode ?? '').toLowerCase()) {
-    case '': case 'disable': case 'allow': case 'prefer': return undefined;
-    case 'require': return { rejectUnauthorized: false };
-    default: return true; // verify-ca, verify-full
+    case '':
+    case 'disable':
+    case 'allow':
+    case 'prefer':
+      return undefined;
+    case 'require':
+      return { rejectUnauthorized: false };
+    default:
+      return true; // verify-ca, verify-full
   }
 }
 

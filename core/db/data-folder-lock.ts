@@ -81,9 +81,7 @@ function installExitHook(): void {
 function inUseMessage(dir: string, file: string, holder: LockHolder, state: HolderState): string {
   const who = `process ${holder.pid} (${holder.command}, since ${holder.since})`;
   const where = state === 'other-host' ? ` on host "${holder.host}"` : '';
-  const stale = state === 'other-host'
-    ? `If that host no longer runs it, delete ${file}.`
-    : `If no such process uses the folder, delete ${file}.`;
+  const stale = state === 'other-host' ? `If that host no longer runs it, delete ${file}.` : `If no such process uses the folder, delete ${file}.`;
   return (
     `The embedded database in ${dir} is in use by ${who}${where}. ` +
     'PGlite serves one process at a time and two on one folder corrupt it: stop that process first ' +
@@ -149,7 +147,9 @@ export function lockDataFolder(dir: string, command: string): DataFolderLock {
       if (state !== 'stale') throw new Errors.EmbeddedDatabaseInUse(inUseMessage(dir, file, holder!, state));
       takeOver(file, text);
     }
-    throw new Errors.EmbeddedDatabaseInUse(`The lock of the embedded database in ${dir} keeps changing hands: several processes are opening it at once. Start one.`);
+    throw new Errors.EmbeddedDatabaseInUse(
+      `The lock of the embedded database in ${dir} keeps changing hands: several processes are opening it at once. Start one.`,
+    );
   } finally {
     unlinkSync(staging);
   }

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { holderState, parseLockHolder, type LockHolder, type LockProbe } from './lock-holder.ts';
 
 const holder = (over: Partial<LockHolder> = {}): LockHolder => ({
-  pid: 4242, host: 'box', bootId: 'boot-1', startTime: '1000', command: 'core/main.ts', since: '2026-11-23T00:00:00.000Z', token: 't-1', ...over,
+  pid: 4242,
+  host: 'box',
+  bootId: 'boot-1',
+  startTime: '1000',
+  command: 'core/main.ts',
+  since: '2026-11-23T00:00:00.000Z',
+  token: 't-1',
+  ...over,
 });
 
 /** This process is 7 on host "box", boot "boot-1"; process 4242 runs since tick 1000 unless a case says otherwise. */

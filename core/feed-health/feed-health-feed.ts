@@ -33,7 +33,12 @@ export interface FeedHealthPayload {
 }
 
 /** The alert of one transition. Its SourceKey names the feed and the stale episode, so the ledger holds each alert once. */
-export function feedHealthEvent(transition: HealthTransition, record: FeedHealthRecord, feedName: string, failedPolls: number): NotificationEvent<FeedHealthPayload> {
+export function feedHealthEvent(
+  transition: HealthTransition,
+  record: FeedHealthRecord,
+  feedName: string,
+  failedPolls: number,
+): NotificationEvent<FeedHealthPayload> {
   const payload: FeedHealthPayload = {
     feedId: record.feedId,
     feedName,

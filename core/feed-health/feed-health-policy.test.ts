@@ -4,7 +4,10 @@ import { nextFeedHealth, noHealthYet, type FeedHealthRecord, type PollFacts } fr
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute));
 const FEED = 'utility.power-outages';
 const failed = (minute: number, message = 'utility-power-outages: HTTP 500'): PollFacts => ({
-  feedId: FEED, outcome: 'failed', startedAt: at(minute), error: { kind: 'EndpointError', message },
+  feedId: FEED,
+  outcome: 'failed',
+  startedAt: at(minute),
+  error: { kind: 'EndpointError', message },
 });
 const ok = (minute: number, outcome: 'changed' | 'unchanged' = 'unchanged'): PollFacts => ({ feedId: FEED, outcome, startedAt: at(minute) });
 const settings = { staleAfterPolls: 3 };
@@ -26,10 +29,34 @@ describe('feed health: stale after N failed polls in a row, one transition each 
     { name: 'successes only', polls: [ok(1), ok(2, 'changed'), ok(3)], transitions: [null, null, null], stale: false, failures: 0 },
     { name: 'fewer failures than N', polls: [failed(1), failed(2)], transitions: [null, null], stale: false, failures: 2 },
     { name: 'N failures turn it stale once', polls: [failed(1), failed(2), failed(3)], transitions: [null, null, 'turned-stale'], stale: true, failures: 3 },
-    { name: 'more failures: still one transition', polls: [failed(1), failed(2), failed(3), failed(4), failed(5)], transitions: [null, null, 'turned-stale', null, null], stale: true, failures: 5 },
-    { name: 'a success in between starts the count again', polls: [failed(1), failed(2), ok(3), failed(4), failed(5)], transitions: [null, null, null, null, null], stale: false, failures: 2 },
-    { name: 'an unchanged answer recovers it', polls: [failed(1), failed(2), failed(3), ok(4)], transitions: [null, null, 'turned-stale', 'recovered'], stale: false, failures: 0 },
-    { name: 'a changed answer recovers it', polls: [failed(1), failed(2), failed(3), ok(4, 'changed')], transitions: [null, null, 'turned-stale', 'recovered'], stale: false, failures: 0 },
+    {
+      name: 'more failures: still one transition',
+      polls: [failed(1), failed(2), failed(3), failed(4), failed(5)],
+      transitions: [null, null, 'turned-stale', null, null],
+      stale: true,
+      failures: 5,
+    },
+    {
+      name: 'a success in between starts the count again',
+      polls: [failed(1), failed(2), ok(3), failed(4), failed(5)],
+      transitions: [null, null, null, null, null],
+      stale: false,
+      failures: 2,
+    },
+    {
+      name: 'an unchanged answer recovers it',
+      polls: [failed(1), failed(2), failed(3), ok(4)],
+      transitions: [null, null, 'turned-stale', 'recovered'],
+      stale: false,
+      failures: 0,
+    },
+    {
+      name: 'a changed answer recovers it',
+      polls: [failed(1), failed(2), failed(3), ok(4, 'changed')],
+      transitions: [null, null, 'turned-stale', 'recovered'],
+      stale: false,
+      failures: 0,
+    },
     {
       name: 'stale again later: a second episode',
       polls: [failed(1), failed(2), failed(3), ok(4), ok(5), failed(6), failed(7), failed(8)],

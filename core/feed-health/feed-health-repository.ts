@@ -23,9 +23,7 @@ function toRecord(row: FeedHealthRow): FeedHealthRecord {
     lastSuccessAt: time(row.last_success_at),
     lastChangeAt: time(row.last_change_at),
     lastError:
-      row.last_error_kind === null
-        ? null
-        : { kind: row.last_error_kind, message: row.last_error_message ?? '', at: time(row.last_error_at) ?? new Date(0) },
+      row.last_error_kind === null ? null : { kind: row.last_error_kind, message: row.last_error_message ?? '', at: time(row.last_error_at) ?? new Date(0) },
     consecutiveFailures: Number(row.consecutive_failures),
     stale: row.stale === true,
     staleEpisodes: Number(row.stale_episodes),

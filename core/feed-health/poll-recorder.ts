@@ -45,7 +45,13 @@ export function createPollRecorder(deps: PollRecorderDependencies): (report: Pol
     // Events may also come of an unchanged answer: stored items whose time came (an outage lasting long enough).
     if (Object.keys(report.eventsByType ?? {}).length > 0) {
       pollLog.info(
-        { items: report.items, events: report.eventsByType, MatchedSubscriptionCount: report.matchedSubscriptionCount, ClaimedCount: report.claimedCount, durationMs: report.durationMs },
+        {
+          items: report.items,
+          events: report.eventsByType,
+          MatchedSubscriptionCount: report.matchedSubscriptionCount,
+          ClaimedCount: report.claimedCount,
+          durationMs: report.durationMs,
+        },
         'feed changes handed over',
       );
     } else {

@@ -33,7 +33,9 @@ export function createEndpointChecker(db: Knex): EndpointChecker & { close(): Pr
       let etag: string | null;
       let lastModified: string | null;
       try {
-        const response = await undiciRequest(req.url, { method: 'GET', headers, signal, dispatcher: agent, maxRedirections: 0 } as Parameters<typeof undiciRequest>[1]);
+        const response = await undiciRequest(req.url, { method: 'GET', headers, signal, dispatcher: agent, maxRedirections: 0 } as Parameters<
+          typeof undiciRequest
+        >[1]);
         status = response.statusCode;
         etag = typeof response.headers.etag === 'string' ? response.headers.etag : null;
         lastModified = typeof response.headers['last-modified'] === 'string' ? response.headers['last-modified'] : null;
@@ -54,7 +56,7 @@ export function createEndpointChecker(db: Knex): EndpointChecker & { close(): Pr
         }
       } catch (cause) {
         if (cause instanceof EndpointError) throw cause;
-        const reason = (cause as Error)?.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : (cause as Error)?.message ?? String(cause);
+        const reason = (cause as Error)?.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : ((cause as Error)?.message ?? String(cause));
         throw new EndpointError(`${req.key}: request failed: ${reason}`, null, { cause });
       }
       // An unchanged answer only moves the check time; what was seen stays as it was.

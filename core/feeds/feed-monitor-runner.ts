@@ -5,16 +5,19 @@ import type { AnyFeedMonitor } from '../plugin-api/feed-monitor.ts';
 import type { FeedPluginManifest, SectionsConfig } from '../plugin-api/manifest.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
-import { externalProviderRequest, parseJsonAnswer } from './json-answer.ts';
+import type { FeedSource } from './feed-source.ts';
+import { feedRequest, parseJsonAnswer } from './json-answer.ts';
 import { countByType, describePollError, type PollReport } from './poll-report.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: a monitor of any plugin, whose own settings type core cannot name
 type PluginConfig = SectionsConfig<any>;
 
 export interface FeedMonitorDependencies {
   readonly db: Knex;
   readonly endpoints: EndpointChecker;
   readonly pipeline: NotificationPipeline;
-  readonly provider: { readonly BaseUrl?: string; readonly ApiKey?: string };
+  /** Where this feed polls and with which key (feedSource). */
+  readonly source: FeedSource;
   readonly log: FastifyBaseLogger;
   readonly now: () => Date;
   /** Called once per poll with what it came to (feed health, metrics); a failure here is logged, never thrown. */
@@ -70,7 +73,7 @@ export async function pollFeed(plugin: FeedPluginManifest, config: PluginConfig,
   });
   try {
     const settings = monitor.settings(config);
-    const request = externalProviderRequest(deps.provider, plugin.id, monitor.path, settings.FeedTimeoutSeconds, signal, settings.MaxAnswerBytes);
+    const request = feedRequest(deps.source, plugin.id, monitor.path, settings.FeedTimeoutSeconds, signal, settings.MaxAnswerBytes);
     const check = await deps.endpoints.check(request);
     const waiting = monitor.store.waiting;
     if (!check.changed && !waiting) return finish({ outcome: 'unchanged' });

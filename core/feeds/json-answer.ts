@@ -1,7 +1,8 @@
+import type { FeedSource } from './feed-source.ts';
 import type { EndpointRequest } from './endpoint-types.ts';
 import type { CheckedAnswer, RejectedItem } from '../plugin-api/feed-answer.ts';
 import type { AnyFeedMonitor } from '../plugin-api/feed-monitor.ts';
-import { checkAnswer, printableId, textRejection } from './answer-check.ts';
+import { checkAnswer, printableId, textRejection } from '../plugin-api/answer-check.ts';
 
 /** A feed answered, but not with what its plugin expects: the message names the feed and the rule, never the body. */
 class FeedAnswerError extends Error {
@@ -39,20 +40,20 @@ function screened(list: readonly unknown[]): CheckedAnswer<unknown> {
   return { items, rejected };
 }
 
-/** `{ExternalProvider__BaseUrl}/<path>` with its X-Api-Key, as the utility's feed API wants. */
-export function externalProviderRequest(
-  provider: { readonly BaseUrl?: string; readonly ApiKey?: string },
+/** `{BaseUrl}/<path>` with its X-Api-Key (the feed's own source, feed-source.ts), as the feed API wants. */
+export function feedRequest(
+  source: FeedSource,
   key: string,
   path: string,
   timeoutSeconds: number,
   signal?: AbortSignal,
   maxBodyBytes?: number,
 ): EndpointRequest {
-  if (!provider.BaseUrl) throw new Error(`ExternalProvider__BaseUrl is not set: ${key} cannot be polled`);
+  if (!source.baseUrl) throw new Error(`${source.missing} is not set: ${key} cannot be polled`);
   return {
     key,
-    url: `${provider.BaseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`,
-    headers: provider.ApiKey ? { 'x-api-key': provider.ApiKey } : {},
+    url: `${source.baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`,
+    headers: source.apiKey ? { 'x-api-key': source.apiKey } : {},
     timeoutMs: timeoutSeconds * 1000,
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
     signal,

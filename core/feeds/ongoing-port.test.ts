@@ -16,12 +16,28 @@ describe('ongoingFor', () => {
   it.each<[string, Parameters<typeof ongoingFor>[0], string[]]>([
     ['an empty filter gets every item of its feed, and nothing of others', [{ feedId: 'power', filter: {} }], ['PO-1 summary', 'PO-2 summary']],
     ['a filter keeps what it matches', [{ feedId: 'power', filter: { locationKeywords: ['galle'] } }], ['PO-2 summary']],
-    ['two subscriptions matching one item give it once', [{ feedId: 'power', filter: { feeders: ['F12'] } }, { feedId: 'power', filter: { locationKeywords: ['Kandy'] } }], ['PO-1 summary']],
-    ['subscriptions to two feeds get each feed its own', [{ feedId: 'power', filter: { feeders: ['F7'] } }, { feedId: 'water', filter: null }], ['PO-2 summary', 'W-1 summary']],
+    [
+      'two subscriptions matching one item give it once',
+      [
+        { feedId: 'power', filter: { feeders: ['F12'] } },
+        { feedId: 'power', filter: { locationKeywords: ['Kandy'] } },
+      ],
+      ['PO-1 summary'],
+    ],
+    [
+      'subscriptions to two feeds get each feed its own',
+      [
+        { feedId: 'power', filter: { feeders: ['F7'] } },
+        { feedId: 'water', filter: null },
+      ],
+      ['PO-2 summary', 'W-1 summary'],
+    ],
     ['nothing matches', [{ feedId: 'power', filter: { locationKeywords: ['Matale'] } }], []],
     ['a feed that offers nothing says nothing', [{ feedId: 'calendar', filter: {} }], []],
   ])('%s', (_name, interests, expected) => {
-    expect(ongoingFor(interests, new Map([...items].filter(([feedId]) => interests.some((i) => i.feedId === feedId))), name).map((s) => s.summary)).toEqual(expected);
+    expect(ongoingFor(interests, new Map([...items].filter(([feedId]) => interests.some((i) => i.feedId === feedId))), name).map((s) => s.summary)).toEqual(
+      expected,
+    );
   });
 
   it('names the feed as people see it', () => {

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import { pgArray } from '../db/pg-array.ts';
+import { filterMatchOf } from '../plugins/filter-fields.ts';
+import { pgArray } from '../plugin-api/pg-array.ts';
 import type { OngoingPort, OngoingSummary } from '../plugin-api/core-ports.ts';
 import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
 import type { OngoingItem } from '../plugin-api/feed-types.ts';
 import type { FeedPluginContext, FeedPluginManifest } from '../plugin-api/manifest.ts';
-import { compileFilter, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { compileFilter, type FilterMatchOf, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 
 /** A subscription as matching needs it. */
 export interface SubscriptionInterest {
@@ -21,10 +22,13 @@ export function ongoingFor(
   interests: readonly SubscriptionInterest[],
   itemsOf: ReadonlyMap<string, readonly OngoingItem[]>,
   feedName: (feedId: string) => string,
+  matchOf: FilterMatchOf = () => 'contains',
 ): OngoingSummary[] {
   const summaries: OngoingSummary[] = [];
   for (const [feedId, items] of itemsOf) {
-    const filters = interests.filter((interest) => interest.feedId === feedId).map((interest) => compileFilter(interest.filter));
+    const filters = interests
+      .filter((interest) => interest.feedId === feedId)
+      .map((interest) => compileFilter(interest.filter, (fieldId) => matchOf(feedId, fieldId)));
     for (const item of items) {
       if (filters.some((matches) => matches(item.event))) summaries.push({ feedId, feedName: feedName(feedId), summary: item.summary });
     }
@@ -45,10 +49,13 @@ export function createOngoingPort(
   catalog: FeedCatalogPort,
 ): OngoingPort {
   const byId = new Map(feeds.map((manifest) => [manifest.feed.id, manifest]));
+  const matchOf = filterMatchOf(feeds.map((manifest) => manifest.feed));
   return {
     async forSubscriptions(subscriptionIds) {
       if (subscriptionIds.length === 0) return [];
-      const result = await db.raw('SELECT feed_id, filter_json FROM notification_subscriptions WHERE id = ANY(?::bigint[])', [pgArray([...new Set(subscriptionIds)])]);
+      const result = await db.raw('SELECT feed_id, filter_json FROM notification_subscriptions WHERE id = ANY(?::bigint[])', [
+        pgArray([...new Set(subscriptionIds)]),
+      ]);
       const interests = (result.rows as Array<{ feed_id: string; filter_json: SubscriptionFilter | string | null }>).map((row) => ({
         feedId: row.feed_id,
         filter: typeof row.filter_json === 'string' ? (JSON.parse(row.filter_json) as SubscriptionFilter) : row.filter_json,
@@ -59,7 +66,7 @@ export function createOngoingPort(
         const context = manifest && feedContexts().get(manifest.id);
         if (manifest?.ongoing && context) itemsOf.set(feedId, await manifest.ongoing(context));
       }
-      return ongoingFor(interests, itemsOf, (feedId) => catalog.get(feedId)?.displayName ?? feedId);
+      return ongoingFor(interests, itemsOf, (feedId) => catalog.get(feedId)?.displayName ?? feedId, matchOf);
     },
   };
 }

@@ -48,6 +48,11 @@ export function describePollError(error: unknown): { kind: string; message: stri
 export function describeRejected(rejected: readonly RejectedItem[], shown = 5): string {
   const named = rejected.slice(0, shown).map((item) => `${item.id ?? `item ${item.index}`}: ${item.detail}`);
   const more = rejected.length > shown ? `; and ${rejected.length - shown} more` : '';
-  const noun = rejected.length === 1 ? 'item' : 'items';
-  return `${rejected.length} ${noun} of the answer left out (the others were processed): ${named.join('; ')}${more}`;
+  const shapes = rejected.filter((item) => item.reason === 'geometry').length;
+  const left = rejected.length - shapes;
+  const parts = [
+    ...(left > 0 ? [`${left} ${left === 1 ? 'item' : 'items'} of the answer left out (the others were processed)`] : []),
+    ...(shapes > 0 ? [`${shapes} ${shapes === 1 ? 'shape' : 'shapes'} dropped (${shapes === 1 ? 'its item' : 'their items'} kept)`] : []),
+  ];
+  return `${parts.join(', ')}: ${named.join('; ')}${more}`;
 }

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Who the client is, pure (contracts §5). The socket address, or, when the
+ * Who the client is, pure. The socket address, or, when the
  * socket is a trusted proxy, the right-most X-Forwarded-For entry that is
  * not itself a trusted proxy. An entry that is not an IP address (`hello`,
  * `<script>`, a port suffix, 4,000 characters) is ignored: the next one to

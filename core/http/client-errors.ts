@@ -27,7 +27,9 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   const { statusCode, body } = clientErrorAnswer(err.code);
   this.log.debug({ errorCode: err.code, statusCode }, 'client error before routing');
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { BEARER } from './openapi.ts';
 import { ADMIN_PREFIX } from './route-guards.ts';
-import { errorResponses } from './response-schemas.ts';
+import { errorResponses } from '../plugin-api/response-schemas.ts';
 
 /** Every route may answer these whatever its handler does: a bad string in a header (the input guards), an internal error. */
 const EVERY_ROUTE = [400, 500];

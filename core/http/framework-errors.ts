@@ -5,7 +5,11 @@ import { errorBody } from './error-body.ts';
 export const MAX_PARAM_LENGTH = 100;
 
 /** Fastify's own refusals, said in words that name what was wrong and what would do (pure). */
-export function frameworkMessage(code: string | undefined, request: { headers: Record<string, unknown> }, limits: { maxParamLength: number; bodyLimit: number; mediaTypes: readonly string[] }): string | null {
+export function frameworkMessage(
+  code: string | undefined,
+  request: { headers: Record<string, unknown> },
+  limits: { maxParamLength: number; bodyLimit: number; mediaTypes: readonly string[] },
+): string | null {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
       const given = typeof request.headers['content-type'] === 'string' ? `"${String(request.headers['content-type']).slice(0, 100)}"` : 'none';

@@ -12,7 +12,9 @@ function prototypeKey(value: unknown): string | null {
     const [current, path] = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
     if (Array.isArray(current)) {
-      current.forEach((item, index) => stack.push([item, `${path}/${index}`]));
+      current.forEach((item, index) => {
+        stack.push([item, `${path}/${index}`]);
+      });
       continue;
     }
     for (const [key, child] of Object.entries(current)) {

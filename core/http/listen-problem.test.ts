@@ -5,7 +5,11 @@ const error = (code: string) => Object.assign(new Error(code), { code });
 
 describe('listenProblem', () => {
   it.each([
-    ['EADDRINUSE', 5000, /^port 5000 on 127\.0\.0\.1 is already in use by another program \(on macOS, the AirPlay Receiver holds port 5000.*Set Server__Port to a free port/],
+    [
+      'EADDRINUSE',
+      5000,
+      /^port 5000 on 127\.0\.0\.1 is already in use by another program \(on macOS, the AirPlay Receiver holds port 5000.*Set Server__Port to a free port/,
+    ],
     ['EADDRINUSE', 8080, /^port 8080 on 127\.0\.0\.1 is already in use by another program\. Set Server__Port/],
     ['EACCES', 80, /Server__Port to a port from 1024 up/],
     ['EADDRNOTAVAIL', 5000, /Set Server__Host/],

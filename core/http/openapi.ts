@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: 'admin', description: 'For operators: a bearer JWT with `role: "admin"`.' },
   { name: 'health', description: 'Liveness, readiness and Prometheus metrics.' },
   { name: 'pages', description: 'The subscribe and manage pages for people, and their files.' },
+  { name: 'places', description: 'How the pages draw maps, and the address search of the subscribe page.' },
   { name: 'console', description: 'The operator console and its API (a session cookie from a sign-in, a CSRF token on every change).' },
 ] as const;
 
@@ -36,14 +37,24 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
         title: 'Notification pipeline',
         version,
         description:
-          'Polls a utility\'s outage feeds and notifies subscribers through the installed delivery providers (GET /api/notification-providers). Errors have the shape ' +
+          "Polls a utility's outage feeds and notifies subscribers through the installed delivery providers (GET /api/notification-providers). Errors have the shape " +
           '`{ statusCode, code, error, message }`; a 4xx message names the field.',
       },
       tags: API_TAGS.map((tag) => ({ ...tag })),
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'HS256 with Jwt__Secret; claim `sub` is the user, `role: "admin"` an operator.' },
-          subscriptionToken: { type: 'apiKey', in: 'header', name: 'X-Subscription-Token', description: 'The manage token given once when the subscription was created.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'HS256 with Jwt__Secret; claim `sub` is the user, `role: "admin"` an operator.',
+          },
+          subscriptionToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Subscription-Token',
+            description: 'The manage token given once when the subscription was created.',
+          },
         },
       },
     },

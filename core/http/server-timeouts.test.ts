@@ -5,7 +5,10 @@ describe('serverTimeouts', () => {
   it.each([
     [30, { requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 65_000, http: { headersTimeout: 30_000, connectionsCheckingInterval: 1000 } }],
     [1, { requestTimeout: 1000, connectionTimeout: 2000, keepAliveTimeout: 65_000, http: { headersTimeout: 1000, connectionsCheckingInterval: 250 } }],
-    [300, { requestTimeout: 300_000, connectionTimeout: 600_000, keepAliveTimeout: 65_000, http: { headersTimeout: 60_000, connectionsCheckingInterval: 1000 } }],
+    [
+      300,
+      { requestTimeout: 300_000, connectionTimeout: 600_000, keepAliveTimeout: 65_000, http: { headersTimeout: 60_000, connectionsCheckingInterval: 1000 } },
+    ],
   ])('%i s', (seconds, expected) => {
     const timeouts = serverTimeouts(seconds);
     expect(timeouts).toEqual(expected);

@@ -11,7 +11,9 @@ const schema = Type.Object(
     name: Type.String({ minLength: 1 }),
     provider: Type.Union([Type.Literal('Push'), Type.Literal('Email')]),
     colour: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['red', 'green'] })),
-    filter: Type.Optional(Type.Object({ feeders: Type.Optional(Type.Array(Type.String())), keywords: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false })),
+    filter: Type.Optional(
+      Type.Object({ feeders: Type.Optional(Type.Array(Type.String())), keywords: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -26,7 +28,11 @@ describe('formatValidationErrors', () => {
   it.each([
     ['an unknown property, with the allowed ones', { ...ok, filter: { area: [] } }, 'body/filter has an unknown property "area" (allowed: feeders, keywords)'],
     ['an unknown top-level property', { ...ok, owner: 1 }, 'body has an unknown property "owner" (allowed: name, provider, colour, filter)'],
-    ['a long unknown name, cut', { ...ok, ['x'.repeat(100)]: 1 }, `body has an unknown property "${'x'.repeat(64)}…" (allowed: name, provider, colour, filter)`],
+    [
+      'a long unknown name, cut',
+      { ...ok, ['x'.repeat(100)]: 1 },
+      `body has an unknown property "${'x'.repeat(64)}…" (allowed: name, provider, colour, filter)`,
+    ],
     ['a union of literals', { ...ok, provider: 'Pigeon' }, 'body/provider must be one of: Push, Email'],
     ['an enum', { ...ok, colour: 'blue' }, 'body/colour must be one of: red, green'],
     ['a missing property', { provider: 'Push' }, "body must have required property 'name'"],

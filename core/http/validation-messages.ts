@@ -15,7 +15,9 @@ const list = (values: readonly unknown[]) => values.map((value) => (typeof value
 /** The constants of a union of literals (`anyOf: [{const}, …]`, TypeBox's Union of Literals), or null. */
 function unionConstants(schema: unknown): unknown[] | null {
   if (!Array.isArray(schema) || schema.length === 0) return null;
-  const values = schema.map((branch) => (branch !== null && typeof branch === 'object' && 'const' in branch ? (branch as { const: unknown }).const : undefined));
+  const values = schema.map((branch) =>
+    branch !== null && typeof branch === 'object' && 'const' in branch ? (branch as { const: unknown }).const : undefined,
+  );
   return values.every((value) => value !== undefined) ? values : null;
 }
 

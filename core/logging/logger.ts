@@ -18,6 +18,8 @@ interface RequestLike {
   url?: string;
   id?: string;
   ip?: string;
+  /** The address the limits count (core/http/client-address.ts), where the request has it. */
+  clientAddress?: string;
 }
 
 type LineFormatter = (line: string) => string;
@@ -52,7 +54,12 @@ export function createLogger(settings: LoggerSettings): Logger {
       redact: { paths: redactPaths, censor: REDACTED },
       hooks: { streamWrite: scrub },
       serializers: {
-        req: (req: RequestLike) => ({ method: req.method, url: req.url ? redactUrl(req.url) : req.url, id: req.id, remoteAddress: req.ip }),
+        req: (req: RequestLike) => ({
+          method: req.method,
+          url: req.url ? redactUrl(req.url) : req.url,
+          id: req.id,
+          remoteAddress: req.clientAddress ?? req.ip,
+        }),
         err: pino.stdSerializers.err,
       },
     },

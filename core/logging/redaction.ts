@@ -22,7 +22,19 @@ export const redactPaths = [
   '*.Secret',
 ];
 
-const SENSITIVE_KEYS = new Set(['token', 'key', 'api_key', 'apikey', 'secret', 'password', 'code', 'access_token', 'id_token', 'refresh_token', 'client_secret']);
+const SENSITIVE_KEYS = new Set([
+  'token',
+  'key',
+  'api_key',
+  'apikey',
+  'secret',
+  'password',
+  'code',
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'client_secret',
+]);
 
 /** A query key as the server reads it: `+` a space, percent escapes decoded (a malformed escape stays as it is). */
 function decodedKey(key: string): string {
@@ -71,6 +83,12 @@ export function createSecretScrubber(secrets: readonly string[]): (line: string)
     forms.add(encodeURIComponent(secret));
   }
   if (forms.size === 0) return (line) => line;
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  const pattern = new RegExp(
+    [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'g',
+  );
   return (line) => line.replace(pattern, REDACTED);
 }

@@ -20,8 +20,9 @@ declare module 'fastify' {
 /**
  * Fastify's request lines, one per request instead of two ("incoming
  * request" and "request completed"): written when the request is
- * answered, with method, path (tokens in the query redacted), status and
- * duration, at info, or at debug for the probes above. A request Fastify
+ * answered, with method, path (tokens in the query redacted), status,
+ * duration and the client's address (the one the per-address limits count:
+ * X-Forwarded-For read entry by entry behind a trusted proxy), at info, or at debug for the probes above. A request Fastify
  * finds no route for is that same one line (a 404).
  */
 export class RequestLogController extends LogController {
@@ -35,8 +36,10 @@ export class RequestLogController extends LogController {
     const url = redactUrl(request.url);
     const ms = Math.round(reply.elapsedTime);
     const reason = request.refusal === undefined ? {} : { reason: request.refusal };
+    // Decorated by the input guards; a request that failed before routing may lack a socket.
+    const client = (request as { clientAddress?: string }).clientAddress;
     reply.log[level](
-      { method: request.method, url, statusCode: reply.statusCode, ms, ...reason, ...(error ? { err: error } : {}) },
+      { method: request.method, url, statusCode: reply.statusCode, ms, ...(client ? { client } : {}), ...reason, ...(error ? { err: error } : {}) },
       `${request.method} ${url} ${reply.statusCode} ${ms} ms${request.refusal === undefined ? '' : `: ${request.refusal}`}`,
     );
   }

@@ -13,7 +13,11 @@ export function countedPipeline(pipeline: NotificationPipeline, metrics: Service
   return {
     async processNotificationEvents(events, options) {
       const result = await pipeline.processNotificationEvents(events, options);
-      if (options?.trx) options.trx.executionPromise.then(() => metrics.countEvents(events), () => undefined);
+      if (options?.trx)
+        options.trx.executionPromise.then(
+          () => metrics.countEvents(events),
+          () => undefined,
+        );
       else metrics.countEvents(events);
       return result;
     },

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { DeliveryObservation, ServiceMetrics } from './service-metrics.ts';
-import { pgArray as array } from '../db/pg-array.ts';
+import { pgArray as array } from '../plugin-api/pg-array.ts';
 
 /** A dispatcher outcome: `event` is the leased row's event, one object for the rows of one event. */
 export type DispatchedDelivery = DeliveryObservation & { readonly ledgerId: number; readonly event: object };
@@ -15,7 +15,6 @@ export interface DeliveryObserver {
   /** Resolves when the latency reads under way have ended (shutdown, before the database closes). */
   idle(): Promise<void>;
 }
-
 
 /**
  * Counts outcomes and observes the latency of delivered rows: from the

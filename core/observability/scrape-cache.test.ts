@@ -5,7 +5,11 @@ describe('figures read at scrape time', () => {
   it('are read once per period, and again after it', async () => {
     let now = 1000;
     let reads = 0;
-    const read = cachedLoader(5000, async () => ++reads, () => now);
+    const read = cachedLoader(
+      5000,
+      async () => ++reads,
+      () => now,
+    );
     expect(await read()).toBe(1);
     now += 4999;
     expect(await read()).toBe(1);

@@ -11,7 +11,7 @@ export interface DeliveryObservation {
 }
 
 /**
- * The service's Prometheus series (contracts: names and labels exact),
+ * The service's Prometheus series (names and labels exact: dashboards and alerts rely on them),
  * in a registry of this app instance (two apps in one process, as in the
  * tests, never share a series), plus the process defaults, which are the
  * process's and are collected once. Counters count what this instance
@@ -50,14 +50,24 @@ function processMetrics(): Registry {
 export function createServiceMetrics(options: { cacheSeconds: number; log: FastifyBaseLogger }): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const polls = new Counter({ name: 'notification_feed_polls_total', help: 'Polls of each feed by outcome (changed, unchanged, failed).', labelNames: ['feed', 'outcome'], registers });
+  const polls = new Counter({
+    name: 'notification_feed_polls_total',
+    help: 'Polls of each feed by outcome (changed, unchanged, failed).',
+    labelNames: ['feed', 'outcome'],
+    registers,
+  });
   const rejectedItems = new Counter({
     name: 'notification_feed_items_rejected_total',
     help: 'Items of feed answers left out (the rest of the answer was processed), by feed and reason.',
     labelNames: ['feed', 'reason'],
     registers,
   });
-  const events = new Counter({ name: 'notification_events_total', help: 'Events handed to the pipeline, by feed and event type.', labelNames: ['feed', 'event_type'], registers });
+  const events = new Counter({
+    name: 'notification_events_total',
+    help: 'Events handed to the pipeline, by feed and event type.',
+    labelNames: ['feed', 'event_type'],
+    registers,
+  });
   const deliveries = new Counter({
     name: 'notification_deliveries_total',
     help: 'Delivery outcomes recorded in the ledger, by provider (delivered, retrying, failed).',
@@ -86,7 +96,7 @@ export function createServiceMetrics(options: { cacheSeconds: number; log: Fasti
       labelNames: [...definition.labelNames],
       registers,
       async collect() {
-        let samples;
+        let samples: Awaited<ReturnType<typeof read>>;
         try {
           samples = await read();
         } catch (err) {

@@ -1,30 +1,13 @@
 import type { Knex } from 'knex';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import { insertInChunks } from '../db/bulk-insert.ts';
+import { insertInChunks } from '../plugin-api/bulk-insert.ts';
+import { pgArray } from '../plugin-api/pg-array.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 type Db = Knex | Knex.Transaction;
 
-/** A stored event's own columns, as the database gives them. */
-export interface EventColumns {
-  feed_id: string;
-  event_type: string;
-  source_key: string;
-  item_key: string;
-  fields: Record<string, string>;
-  payload: unknown;
-}
-
-/** The event a stored row holds. */
-export const eventOfRow = (row: EventColumns): NotificationEvent => ({
-  feedId: row.feed_id,
-  eventType: row.event_type,
-  sourceKey: row.source_key,
-  itemKey: row.item_key,
-  fields: row.fields,
-  sourcePayload: row.payload,
-});
+export { eventOfRow, type EventColumns } from '../delivery/event-row.ts';
 
 export interface PreparedEvent {
   event: NotificationEvent;
@@ -45,6 +28,8 @@ export async function insertEvents(db: Db, prepared: readonly PreparedEvent[]): 
       fields: JSON.stringify(event.fields),
       payload: JSON.stringify(event.sourcePayload ?? null),
       rendered: JSON.stringify(rendered),
+      urgent: event.urgent === true,
+      geometry: event.geometry ? JSON.stringify(event.geometry) : null,
     })),
     ['id'],
   );
@@ -67,15 +52,28 @@ export interface SubscriptionRow {
 }
 
 const PAGE_COLUMNS = ['id', 'provider', 'public_id', 'display_name', 'feed_id', 'destination', 'scope', 'preferences'];
+
+/** Which of a feed's subscriptions a page takes: one lane's (`provider`), or exactly these ids (a /test), else every one but the System ones. */
+export interface PageScope {
+  readonly provider?: string;
+  readonly onlyIds?: readonly number[];
+  /**
+   * The cells of the events' shapes (cellsForShapes): a subscription whose
+   * "where" is places alone is read only when its cells meet them. Absent
+   * or null: every subscription is read.
+   */
+  readonly cells?: readonly string[] | null;
+}
 const FILTER_TEXT = 'filter_json::text AS filter_text';
 
 /**
  * One page of a feed's active subscriptions in id order after `afterId`
  * (keyset pagination: memory stays flat however many there are): only
  * among `onlyIds` when given, else without the System ones, which the
- * hand-over claims apart (systemSubscriptions) so no page claims them again.
+ * hand-over claims apart (systemSubscriptions) so no page claims them
+ * again; only one lane's with `provider`.
  */
-export async function subscriptionPage(db: Db, feedId: string, afterId: number, limit: number, onlyIds?: readonly number[]): Promise<SubscriptionRow[]> {
+export async function subscriptionPage(db: Db, feedId: string, afterId: number, limit: number, scope: PageScope = {}): Promise<SubscriptionRow[]> {
   const query = db('notification_subscriptions')
     .select(PAGE_COLUMNS)
     .select(db.raw(FILTER_TEXT))
@@ -83,12 +81,18 @@ export async function subscriptionPage(db: Db, feedId: string, afterId: number, 
     .andWhere('id', '>', afterId)
     .orderBy('id')
     .limit(limit);
-  if (onlyIds) query.whereIn('id', [...onlyIds]);
+  if (scope.provider !== undefined) query.where('provider', scope.provider);
+  if (scope.cells) query.whereRaw('(place_cells IS NULL OR place_cells && ?::bigint[])', [pgArray(scope.cells)]);
+  if (scope.onlyIds) query.whereIn('id', [...scope.onlyIds]);
   else query.whereNot('scope', 'System');
   return query;
 }
 
 /** A feed's active System subscriptions (few): claimed with the hand-over, whatever page they fall on. */
 export async function systemSubscriptions(db: Db, feedId: string): Promise<SubscriptionRow[]> {
-  return db('notification_subscriptions').select(PAGE_COLUMNS).select(db.raw(FILTER_TEXT)).where({ feed_id: feedId, is_active: true, scope: 'System' }).orderBy('id');
+  return db('notification_subscriptions')
+    .select(PAGE_COLUMNS)
+    .select(db.raw(FILTER_TEXT))
+    .where({ feed_id: feedId, is_active: true, scope: 'System' })
+    .orderBy('id');
 }

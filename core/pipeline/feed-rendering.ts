@@ -41,29 +41,44 @@ export class FeedRendering {
     return this.#catalogs.get(feedId) ?? NO_MESSAGES;
   }
 
-  /** The event in `locale` (English by default), its times in `timeZone` (the feed's by default); text from outside kept to its lines. */
-  render(event: NotificationEvent, locale: string = DEFAULT_LOCALE, timeZone?: string): RenderedNotification {
+  /**
+   * The event in `locale` (English by default), its times in `timeZone`
+   * (the feed's by default), saying what the subscriber `missed`; text
+   * from outside kept to its lines.
+   */
+  render(event: NotificationEvent, locale: string = DEFAULT_LOCALE, timeZone?: string, missed: readonly NotificationEvent[] = []): RenderedNotification {
     if (event.eventType === TEST_EVENT_TYPE) return safeText(renderTestEvent(event, createTranslator(coreMessages, locale)));
-    const rendered = this.#registry
-      .rendererFor(event.feedId, event.eventType)
-      .render(event, { config: this.#feedConfig(event.feedId), locale, timeZone, t: createTranslator(this.messagesOf(event.feedId), locale) });
+    const rendered = this.#registry.rendererFor(event.feedId, event.eventType).render(event, {
+      config: this.#feedConfig(event.feedId),
+      locale,
+      timeZone,
+      t: createTranslator(this.messagesOf(event.feedId), locale),
+      ...(missed.length > 0 ? { missed } : {}),
+    });
     return safeText(rendered);
   }
 
   /**
    * What a subscriber reads of a stored event: the stored (English) one
-   * unless they chose another language or zone; a catch-up as it was made.
+   * unless they chose another language or zone, or missed earlier events
+   * of its item; a catch-up as it was made.
    */
-  forSubscriber(eventId: number, event: NotificationEvent, stored: RenderedNotification, preferences: SubscriberPreferences | null | undefined): RenderedNotification {
+  forSubscriber(
+    eventId: number,
+    event: NotificationEvent,
+    stored: RenderedNotification,
+    preferences: SubscriberPreferences | null | undefined,
+    missed: readonly NotificationEvent[] = [],
+  ): RenderedNotification {
     const locale = preferences?.language ?? DEFAULT_LOCALE;
     const zone = preferences?.timeZone;
-    if ((locale === DEFAULT_LOCALE && zone === undefined) || event.eventType === CATCH_UP_EVENT_TYPE) return stored;
+    if ((locale === DEFAULT_LOCALE && zone === undefined && missed.length === 0) || event.eventType === CATCH_UP_EVENT_TYPE) return stored;
     if (event.eventType !== TEST_EVENT_TYPE && !this.#registry.feed(event.feedId)) return stored;
-    const key = `${eventId}\u0000${locale}\u0000${zone ?? ''}`;
+    const key = `${eventId}\u0000${locale}\u0000${zone ?? ''}\u0000${missed.map((e) => `${e.eventType}:${e.sourceKey}`).join(',')}`;
     let rendered = this.#cache.get(key);
     if (!rendered) {
       try {
-        rendered = this.render(event, locale, zone);
+        rendered = this.render(event, locale, zone, missed);
       } catch {
         // A renderer that cannot write this one (a core feed's type): the stored English rendering.
         return stored;

@@ -4,20 +4,21 @@ import type { Knex } from 'knex';
 import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
-import type { DeliveryDispatcher } from './delivery/delivery-dispatcher.ts';
+import type { DeliveryLanes } from '../delivery/index.ts';
+import { systemDeliveryExists } from '../ledger/index.ts';
+import { cellsForShapes } from '../places/index.ts';
 import { eventOfRow, insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
 import { activeSubscriptionCount, matchCounts, totalOf } from './hold/match-counts.ts';
-import { claimPage, type FanoutEvent, type FanoutRules, type LeasedClaim } from './fanout/claim-page.ts';
-import type { FanoutExpander } from './fanout/fanout-expander.ts';
-import { systemDeliveryExists } from './ledger/ledger-claims.ts';
+import { claimPage, type ClaimedPage, type FanoutEvent, type FanoutRules } from './fanout/claim-page.ts';
+import type { FanoutLanes } from './fanout/fanout-lanes.ts';
 import type { FeedRendering } from './feed-rendering.ts';
 
 export interface PipelineDependencies {
   db: Knex;
   registry: PluginRegistry;
   rules: FanoutRules;
-  dispatcher: DeliveryDispatcher;
-  expander: FanoutExpander;
+  lanes: DeliveryLanes;
+  fanouts: FanoutLanes;
   log: FastifyBaseLogger;
   enabled: boolean;
   /** Renders each event (in English, the feed's zone) for the ledger. */
@@ -33,6 +34,8 @@ const EMPTY: ProcessResult = Object.freeze({ matchedSubscriptionCount: 0, delive
 interface HandOver {
   claimedIds: number[];
   matched: Set<number>;
+  /** Lanes with rows claimed waiting: woken once the claims commit. */
+  waiting: Set<string>;
   /** The lease under which the hand-over kept events whose fan-out continues (a caller that waits), if any. */
   kept?: string;
   wasSystemDelivery: boolean;
@@ -45,7 +48,7 @@ interface HandOver {
  * with it) it claims the feed's System subscriptions and the first page of
  * its subscriptions: bounded work whatever the number of subscribers. When
  * the page was full, the rest streams after the commit through the fan-out
- * expander, page by page. Every claim goes out through the dispatcher.
+ * expanders, page by page in each lane. Every claim goes out through its lane.
  */
 export class NotificationPipelineService implements NotificationPipeline {
   readonly #deps: PipelineDependencies;
@@ -65,18 +68,23 @@ export class NotificationPipelineService implements NotificationPipeline {
     const prepared = events.map((event) => this.#prepare(event));
     const run = async (trx: Knex.Transaction) => {
       const handOver = await this.#handOver(trx, prepared, options);
-      // Deliveries the caller waits for go out below; the others wake the dispatchers once the claims commit.
-      if (handOver.claimedIds.length > 0 && !options.awaitDelivery) await this.#deps.dispatcher.notify(trx);
+      // Deliveries the caller waits for go out below; the others wake their lanes once the claims commit.
+      if (handOver.waiting.size > 0 && !options.awaitDelivery) await this.#deps.lanes.notify(trx, handOver.waiting);
       return handOver;
     };
     const handOver = options.trx ? await run(options.trx) : await db.transaction(run);
     if (!options.awaitDelivery) {
-      return { matchedSubscriptionCount: handOver.matched.size, deliveredCount: 0, claimedCount: handOver.claimedIds.length, wasSystemDelivery: handOver.wasSystemDelivery };
+      return {
+        matchedSubscriptionCount: handOver.matched.size,
+        deliveredCount: 0,
+        claimedCount: handOver.claimedIds.length,
+        wasSystemDelivery: handOver.wasSystemDelivery,
+      };
     }
     // The caller waits for everything: the rest of the fan-out too, then every delivery.
-    const rest = handOver.kept ? await this.#deps.expander.expandNow(handOver.kept) : { claimedIds: [], matched: 0 };
+    const rest = handOver.kept ? await this.#deps.fanouts.expandNow(handOver.kept) : { claimedIds: [], matched: 0 };
     const claimedIds = [...handOver.claimedIds, ...rest.claimedIds];
-    const delivered = claimedIds.length > 0 ? await this.#deps.dispatcher.deliverNow(claimedIds) : 0;
+    const delivered = claimedIds.length > 0 ? await this.#deps.lanes.deliverNow(claimedIds) : 0;
     return {
       matchedSubscriptionCount: handOver.matched.size + rest.matched,
       deliveredCount: delivered,
@@ -101,12 +109,13 @@ export class NotificationPipelineService implements NotificationPipeline {
       if (list) list.push(fanout);
       else byFeed.set(entry.event.feedId, [fanout]);
     });
-    const handOver: HandOver = { claimedIds: [], matched: new Set(), wasSystemDelivery: false };
+    const handOver: HandOver = { claimedIds: [], matched: new Set(), waiting: new Set(), wasSystemDelivery: false };
     const keepFor = options.awaitDelivery ? randomUUID() : undefined;
     let heldAny = false;
-    const take = (page: { claimedIds: number[]; matched: Set<number> }) => {
+    const take = (page: ClaimedPage) => {
       handOver.claimedIds.push(...page.claimedIds);
       for (const id of page.matched) handOver.matched.add(id);
+      for (const provider of page.waitingProviders) handOver.waiting.add(provider);
     };
     for (const [feedId, all] of byFeed) {
       // An operator's own call (an announcement they confirmed, a /test) is never held.
@@ -116,38 +125,59 @@ export class NotificationPipelineService implements NotificationPipeline {
       if (feedEvents.length === 0) continue;
       if (options.onlySubscriptionIds) {
         // /test: these subscriptions, whatever their filter.
-        take(await claimPage(trx, rules, feedId, feedEvents, await subscriptionPage(trx, feedId, 0, options.onlySubscriptionIds.length, options.onlySubscriptionIds), true));
+        take(
+          await claimPage(
+            trx,
+            rules,
+            feedId,
+            feedEvents,
+            await subscriptionPage(trx, feedId, 0, options.onlySubscriptionIds.length, { onlyIds: options.onlySubscriptionIds }),
+            true,
+          ),
+        );
         continue;
       }
       take(await claimPage(trx, rules, feedId, feedEvents, await systemSubscriptions(trx, feedId)));
-      const first = await subscriptionPage(trx, feedId, 0, firstPageSize);
-      // With room in this instance's dispatcher, the first page is claimed already leased to it, in parts of one
-      // dispatcher batch each (a part per free batch slot), and handed over once the transaction commits (not a
-      // savepoint's release): no second write to lease them, no wake-up and lease to wait for. Parts without room,
-      // and a storm of events (more than a batch holds for one subscription), wait for the dispatchers' bounded batches.
-      const perPart = Math.floor(this.#deps.dispatcher.batchSize / feedEvents.length);
+      const first = await subscriptionPage(trx, feedId, 0, firstPageSize, { cells: cellsForShapes(feedEvents.map((entry) => entry.event.geometry)) });
+      // With room in a lane of this instance, the first page's rows of that lane are claimed already leased to it,
+      // in parts of one batch each (a part per free batch slot), and given to the lane once the transaction commits (not a
+      // savepoint's release): no second write to lease them, no wake-up and lease to wait for. Lanes without room (or
+      // with a rate, or paused), and a storm of events (more than a batch holds for one subscription), wait for the
+      // lanes' own bounded batches.
+      const perPart = Math.floor(this.#deps.lanes.batchSize / feedEvents.length);
       const mayLease = !options.awaitDelivery && !trx.parentTransaction && perPart >= 1;
       for (let start = 0; start < first.length; start += mayLease ? perPart : first.length) {
         const part = mayLease ? first.slice(start, start + perPart) : first;
-        const slot = mayLease ? this.#deps.dispatcher.tryReserve() : undefined;
-        let leased: readonly LeasedClaim[] = [];
+        const takeOver = mayLease ? this.#deps.lanes.tryTakeOver(part.map((row) => row.provider)) : undefined;
+        let leased: ClaimedPage['leased'] = [];
         // Settled before the claim runs: a claim that throws rolls the transaction back, and the room is given back then too.
-        if (slot) trx.executionPromise.then(() => (leased.length > 0 ? slot.run(leased) : slot.release()), () => slot.release());
-        const claimed = await claimPage(trx, rules, feedId, feedEvents, part, false, slot?.lease);
+        if (takeOver)
+          trx.executionPromise.then(
+            () => takeOver.run(leased),
+            () => takeOver.release(),
+          );
+        const claimed = await claimPage(trx, rules, feedId, feedEvents, part, false, takeOver);
         leased = claimed.leased;
         take(claimed);
       }
       if (first.length === firstPageSize) {
-        await this.#deps.expander.continueAfter(trx, feedEvents.map((entry) => entry.eventId), Number(first.at(-1)!.id), keepFor);
+        await this.#deps.fanouts.continueAfter(
+          trx,
+          feedEvents.map((entry) => entry.eventId),
+          Number(first.at(-1)!.id),
+          keepFor,
+        );
         handOver.kept = keepFor;
       }
     }
     handOver.claimedIds.sort((a, b) => a - b);
     // A held event is the pipeline's to deliver once an operator decides: its caller (a digest's run) must not make it again.
-    handOver.wasSystemDelivery = heldAny || await systemDeliveryExists(
-      trx,
-      prepared.map(({ event }) => ({ feedId: event.feedId, sourceKey: event.sourceKey, eventType: event.eventType })),
-    );
+    handOver.wasSystemDelivery =
+      heldAny ||
+      (await systemDeliveryExists(
+        trx,
+        prepared.map(({ event }) => ({ feedId: event.feedId, sourceKey: event.sourceKey, eventType: event.eventType })),
+      ));
     return handOver;
   }
 
@@ -162,11 +192,19 @@ export class NotificationPipelineService implements NotificationPipeline {
     const held = new Set<number>();
     if (above <= 0 || (await activeSubscriptionCount(trx, feedId)) <= above) return held;
     // Counting stops once every event is over the threshold: bounded by what the question needs.
-    const counts = await matchCounts(trx, this.#deps.rules.filters, feedId, events.map((entry) => entry.event), this.#deps.firstPageSize, above);
+    const counts = await matchCounts(
+      trx,
+      this.#deps.rules.filters,
+      feedId,
+      events.map((entry) => entry.event),
+      this.#deps.firstPageSize,
+      above,
+    );
     for (const [index, entry] of events.entries()) {
       const reach = totalOf(counts[index]);
       if (reach <= above) continue;
-      await trx('notification_events').where({ id: entry.eventId }).update({ hold_status: 'held', hold_count: reach });
+      const byProvider = JSON.stringify(Object.fromEntries([...counts[index]!].sort()));
+      await trx('notification_events').where({ id: entry.eventId }).update({ hold_status: 'held', hold_count: reach, hold_by_provider: byProvider });
       held.add(entry.eventId);
       this.#deps.log.warn(
         { feedId, eventType: entry.event.eventType, sourceKey: entry.event.sourceKey, subscriptions: reach, holdAbove: above },
@@ -188,12 +226,12 @@ export class NotificationPipelineService implements NotificationPipeline {
       const [row] = await trx('notification_events')
         .where({ id: eventId, hold_status: 'held' })
         .update({ hold_status: 'released', hold_decided_by: actor, hold_decided_at: trx.fn.now() })
-        .returning(['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload']);
+        .returning(['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'urgent', 'geometry']);
       if (!row) return false;
       const entry: FanoutEvent = { eventId, event: eventOfRow(row), itemKey: row.item_key };
       const system = await claimPage(trx, this.#deps.rules, row.feed_id, [entry], await systemSubscriptions(trx, row.feed_id));
-      if (system.claimedIds.length > 0) await this.#deps.dispatcher.notify(trx);
-      await this.#deps.expander.continueAfter(trx, [eventId], 0);
+      if (system.waitingProviders.size > 0) await this.#deps.lanes.notify(trx, system.waitingProviders);
+      await this.#deps.fanouts.continueAfter(trx, [eventId], 0);
       await record?.(trx);
       return true;
     });

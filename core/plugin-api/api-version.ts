@@ -12,5 +12,11 @@
  *   subscribeLinkLabel, unavailableReason, subscribeSteps), migrations
  *   found by convention, itemStateStore, occurrenceKey and sequenceId,
  *   core settings without secrets.
+ * - 3: delivery lanes (the `slowDown` outcome, a target's `concurrency()`,
+ *   `defaultRatePerSecond`, the `lane` port, `urgent` and `missed`),
+ *   places (`FeedGeometry`, an event's `geometry`, the map view), and
+ *   a source per feed (`<Feed>__BaseUrl`, `<Feed>__ApiKey`; `sharedSource`
+ *   for the utility's own feeds). A feed written for 1 or 2 keeps polling
+ *   ExternalProvider__BaseUrl when it has no BaseUrl of its own (NPDEP004).
  */
-export const PLUGIN_API_VERSION = 2;
+export const PLUGIN_API_VERSION = 3;

@@ -2,9 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
 import type { SubscriptionRecipient } from './delivery-types.ts';
 
-export type Caller =
-  | { readonly kind: 'anonymous' }
-  | { readonly kind: 'user'; readonly userId: string; readonly admin: boolean };
+export type Caller = { readonly kind: 'anonymous' } | { readonly kind: 'user'; readonly userId: string; readonly admin: boolean };
 
 export interface SubscriptionState extends SubscriptionRecipient {
   readonly isActive: boolean;
@@ -54,6 +52,22 @@ export interface OngoingSummary {
  */
 export interface OngoingPort {
   forSubscriptions(subscriptionIds: readonly number[]): Promise<readonly OngoingSummary[]>;
+}
+
+/**
+ * The plugin's own delivery lane, for what the plugin sends outside the
+ * ledger (the email outbox's emails, SMS verification texts): the lane's
+ * rate (NotificationPipeline__Rates__<Provider>, or the manifest's
+ * default) and its pause hold for those sends too, on every instance, so
+ * the peer sees one pace.
+ */
+export interface LanePort {
+  /** Milliseconds until the lane's pause ends (0: not paused). */
+  pausedForMs(): number;
+  /** The peer said to slow down (a 429, SMTP 421/451/454): pauses the lane on every instance, for `retryAfterSeconds` or 1 s doubling while it repeats. */
+  pause(retryAfterSeconds?: number, because?: string): Promise<void>;
+  /** Waits out a pause and then for the lane's next send slot: true when one send may go now, false when `signal` aborted first. */
+  nextSlot(signal?: AbortSignal): Promise<boolean>;
 }
 
 /** The final outcome of a delivery a transactional target took. */

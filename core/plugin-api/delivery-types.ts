@@ -30,8 +30,25 @@ export type DeliveryOutcome =
   | { readonly kind: 'delivered'; readonly detail?: string }
   /** Transient: try again, at `notBefore` when the target knows (a quota), else after backoff. */
   | { readonly kind: 'retry'; readonly reason: string; readonly notBefore?: Date }
-  /** Permanent for this delivery; recorded, not retried by itself. */
-  | { readonly kind: 'failed'; readonly reason: string };
+  /**
+   * Permanent for this delivery; recorded, not retried by itself. With
+   * `gone`, the destination is no more (a webhook receiver's 410 Gone, a
+   * push service's 404 for a dropped browser subscription): core also stops
+   * the subscription, so nothing more is sent there until its owner
+   * subscribes again.
+   */
+  | { readonly kind: 'failed'; readonly reason: string; readonly gone?: boolean }
+  /**
+   * The peer said to slow down (HTTP 429, SMTP 421/451/454): the delivery
+   * waits and is tried again without the attempt counting, so a rate limit
+   * alone never fails it. `retryAfterSeconds` is the peer's Retry-After
+   * (read it with `retryAfterSeconds()` of the kit); without it core waits
+   * 1 s, doubling while such answers repeat, at most 5 min. With `scope`
+   * `lane` (the default) the whole lane pauses on every instance, since the
+   * peer is shared (a gateway, a push server, an SMTP relay); `delivery`
+   * defers this delivery alone (a webhook receiver of one subscriber).
+   */
+  | { readonly kind: 'slowDown'; readonly reason: string; readonly retryAfterSeconds?: number; readonly scope?: 'lane' | 'delivery' };
 
 /**
  * A destination with what else the target keeps of it (a browser's
@@ -112,7 +129,19 @@ export interface DeliveryTarget {
    * (`onOutcome(index, outcome)`) lets core record it at once, in small
    * groups, so fewer sends are unrecorded if the process dies mid-batch.
    */
-  deliver?(requests: readonly DeliveryRequest[], signal: AbortSignal, onOutcome?: (index: number, outcome: DeliveryOutcome) => void): Promise<DeliveryOutcome[]>;
+  deliver?(
+    requests: readonly DeliveryRequest[],
+    signal: AbortSignal,
+    onOutcome?: (index: number, outcome: DeliveryOutcome) => void,
+  ): Promise<DeliveryOutcome[]>;
+  /**
+   * How many requests this direct target can usefully have in flight now
+   * (its connections times what each can answer within its timeout): core's
+   * lane hands it no more at once, so a pause (a peer's 429) stops what has
+   * not gone out yet. Read before each group is given to it, so it may change with the
+   * peer's speed. Without it core hands 64 at a time.
+   */
+  concurrency?(): number;
   /**
    * Runs inside the create transaction, once for this target's
    * subscriptions among creates that share it (concurrent creates are
@@ -126,6 +155,7 @@ export interface DeliveryTarget {
     trx: Knex.Transaction,
     subscriptions: readonly SubscriptionRecipient[],
     details?: readonly unknown[],
+    // biome-ignore lint/suspicious/noConfusingVoidType: a plugin's async hook that returns nothing is Promise<void>, which undefined would refuse
   ): Promise<void | readonly (CreatedAnswer | undefined)[]>;
   close?(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { Static, TObject } from 'typebox';
 import Type from 'typebox';
+import type { AreaGeometry } from './shape-types.ts';
 
 /**
  * A feed's answer, checked item by item: the answer is untrusted input, and
@@ -21,10 +22,18 @@ export interface FeedAnswerSpec<S extends TObject> {
 }
 
 /** Why an item was left out: the `reason` label of notification_feed_items_rejected_total. */
-export const REJECT_REASONS = ['invalid', 'control-character', 'malformed-unicode', 'number-out-of-range', 'date-out-of-range', 'duplicate-id'] as const;
+export const REJECT_REASONS = [
+  'invalid',
+  'control-character',
+  'malformed-unicode',
+  'number-out-of-range',
+  'date-out-of-range',
+  'duplicate-id',
+  'geometry',
+] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
-/** An item left out of an answer. */
+/** An item left out of an answer (or, with reason `geometry`, kept without the shape it gave). */
 export interface RejectedItem {
   /** Its id as the feed sent it, made printable and cut short; null when it has none. */
   readonly id: string | null;
@@ -71,7 +80,11 @@ export function isFeedAnswer(value: unknown): value is FeedAnswer<unknown> {
  * leaves out an item holding one, in any string), at most `maxLength`.
  */
 export function FeedText(options: { minLength?: number; maxLength?: number; description?: string } = {}) {
-  return Type.String({ minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 1000, ...(options.description ? { description: options.description } : {}) });
+  return Type.String({
+    minLength: options.minLength ?? 0,
+    maxLength: options.maxLength ?? 1000,
+    ...(options.description ? { description: options.description } : {}),
+  });
 }
 
 /** An RFC 3339 date and time with its offset, in the years 1900–9999 (what PostgreSQL and every output can hold). */
@@ -83,6 +96,19 @@ export function FeedDateTime(options: { description?: string } = {}) {
 export function FeedDate(options: { description?: string } = {}) {
   return Type.String({ format: 'feed-date', ...options });
 }
+
+/**
+ * An item's shape: an RFC 7946 GeoJSON Polygon or MultiPolygon in WGS 84
+ * (`[lon, lat]`), closed rings, at most 10,000 positions. A shape that is
+ * none of these is dropped, and the item is kept without it (reason
+ * `geometry`); only its type and coordinates are kept.
+ */
+export function FeedGeometry(options: { description?: string } = {}) {
+  return Type.Unsafe<AreaGeometry>({ type: 'object', [GEOMETRY_MARK]: true, ...options });
+}
+
+/** The mark of a FeedGeometry property in an item's schema (core checks such a property apart). */
+export const GEOMETRY_MARK = 'x-feed-geometry';
 
 /** A count from 0 to 2,147,483,647 (a PostgreSQL integer). */
 export function FeedCount(options: { description?: string } = {}) {

@@ -12,6 +12,10 @@ export interface FeedMonitorSettings {
   readonly FeedTimeoutSeconds: number;
   /** The most of an answer that is read; past it the poll fails. Absent: 10 MiB. */
   readonly MaxAnswerBytes?: number;
+  /** The address the feed's `path` is under (`<Feed>__BaseUrl`). */
+  readonly BaseUrl?: string;
+  /** Sent as X-Api-Key to that address only (`<Feed>__ApiKey`); absent: no key. */
+  readonly ApiKey?: string;
 }
 
 /** What the pure steps of a monitor may read besides their data. */
@@ -27,7 +31,10 @@ export interface FeedStore<TItem, TState, TChange> {
   /** What the detector must know of the polled items (stored records keyed by id, counters…). */
   load(trx: Knex.Transaction, items: readonly TItem[]): Promise<TState>;
   /** PERSIST: the polled items and the detected changes, before the events are handed over. */
-  persist(trx: Knex.Transaction, poll: { readonly items: readonly TItem[]; readonly state: TState; readonly changes: readonly TChange[]; readonly now: Date }): Promise<void>;
+  persist(
+    trx: Knex.Transaction,
+    poll: { readonly items: readonly TItem[]; readonly state: TState; readonly changes: readonly TChange[]; readonly now: Date },
+  ): Promise<void>;
   /**
    * Optional, for decisions that wait on the clock rather than on the feed
    * (an outage announced only once it has lasted some minutes). An
@@ -53,7 +60,7 @@ export interface FeedMonitorRunContext<TConfig> {
 
 /**
  * A feed monitor, as a plugin declares it. Core runs the spec's steps in
- * order on every tick: POLL `{ExternalProvider__BaseUrl}/<path>` through the
+ * order on every tick: POLL `{<Feed>__BaseUrl}/<path>` through the
  * endpoint checker (an unchanged answer stops there, unless `store.waiting`
  * returns the stored items it still has to decide on), `parse` the JSON, and
  * then in ONE transaction: `store.load`, `detect` (pure), `store.persist`,
@@ -64,8 +71,14 @@ export interface FeedMonitorRunContext<TConfig> {
 export interface FeedMonitorSpec<TConfig, TItem = unknown, TState = unknown, TChange = unknown> {
   /** Picks the monitor's settings out of the plugin's config (its `<Feed>` section). */
   settings(config: TConfig): FeedMonitorSettings;
-  /** Path of the feed under ExternalProvider__BaseUrl, for example `power-outages`. */
+  /** Path of the feed under its `<Feed>__BaseUrl`, for example `power-outages`. */
   readonly path: string;
+  /**
+   * For the shipped utility feeds, which share one API: with no
+   * `<Feed>__BaseUrl` of its own, the feed polls ExternalProvider__BaseUrl
+   * with ExternalProvider__ApiKey. Any other feed has its own source only.
+   */
+  readonly sharedSource?: boolean;
   /**
    * How the answer lists its items (defineFeedAnswer): core checks each
    * item alone, drops the fields the schema does not name, and leaves out
@@ -91,6 +104,7 @@ export interface FeedMonitorSpec<TConfig, TItem = unknown, TState = unknown, TCh
   afterPoll?(context: FeedMonitorRunContext<TConfig>): Promise<void>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: any monitor whatever its types: TypeScript has no existential type, and unknown would refuse their functions
 export type AnyFeedMonitor = FeedMonitorSpec<any, any, any, any>;
 
 const MONITOR = Symbol.for('notification-pipeline.feed-monitor');

@@ -35,6 +35,8 @@ export interface FeedInfo {
   readonly timeZone: string;
   /** Whether the feed publishes a calendar (calendar.ics). */
   readonly hasCalendar: boolean;
+  /** Whether the feed publishes its items' shapes (outages.geojson, the map). */
+  readonly hasMap: boolean;
 }
 
 export interface ResolvedEventType {
@@ -55,7 +57,11 @@ const DEFAULT_ACCENT = '#1d4ed8';
 
 /** `NewOutage` → `New outage`, `DayBeforeReminder` → `Day before reminder`: what a type without a label shows. Pure. */
 export function eventTypeWords(eventType: string): string {
-  const words = eventType.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').split(/[\s_-]+/).filter(Boolean);
+  const words = eventType
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean);
   return words.map((word, index) => (index === 0 ? word : /^[A-Z]+$/.test(word) && word.length > 1 ? word : word.toLowerCase())).join(' ');
 }
 
@@ -79,6 +85,7 @@ export interface FeedEntry {
   readonly urgentEventTypes?: readonly string[];
   readonly timeZone?: string;
   readonly hasCalendar?: boolean;
+  readonly hasMap?: boolean;
 }
 
 /**
@@ -95,6 +102,7 @@ export function feedCatalogOf(entries: readonly FeedEntry[]): FeedCatalogPort {
       urgentEventTypes: Object.freeze([...(entry.urgentEventTypes ?? [])]),
       timeZone: entry.timeZone ?? 'UTC',
       hasCalendar: entry.hasCalendar ?? false,
+      hasMap: entry.hasMap ?? false,
     }),
   );
   const byId = new Map(infos.map((info) => [info.id, info]));

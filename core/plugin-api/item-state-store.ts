@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pgArray } from '../db/pg-array.ts';
+import { pgArray } from './pg-array.ts';
 import type { FeedStore } from './feed-monitor.ts';
 
 /** What DETECT gets from an itemStateStore: what was kept of each listed item, and of those the answer no longer lists. */
@@ -72,7 +72,12 @@ export function itemStateStore<TItem, TState, TChange>(spec: ItemStateStoreSpec<
   };
 }
 
-async function upsertStates(trx: Knex.Transaction, feedId: string, rows: readonly { item_id: string; state: unknown; in_feed: boolean }[], now: Date): Promise<void> {
+async function upsertStates(
+  trx: Knex.Transaction,
+  feedId: string,
+  rows: readonly { item_id: string; state: unknown; in_feed: boolean }[],
+  now: Date,
+): Promise<void> {
   await trx.raw(
     `INSERT INTO feed_item_states AS s (feed_id, item_id, state, in_feed, first_seen_at, last_seen_at)
      SELECT ?, x.item_id, x.state, x.in_feed, ?::timestamptz, ?::timestamptz

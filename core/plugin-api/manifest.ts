@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { Static, TObject, TSchema } from 'typebox';
-import type { CoreConfig } from '../config/core-config-schema.ts';
-import type { CallerAuth, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
+import type { CoreSettings } from './core-settings.ts';
+import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';
@@ -14,14 +14,7 @@ import type { FeedCatalogPort, FeedPresentation } from './feed-presentation.ts';
 import type { WorkerDefinition } from './worker-types.ts';
 import type { ConfirmationWords, DestinationSpec } from './target-presentation.ts';
 
-/**
- * Core's settings as a plugin reads them: the whole core configuration
- * without its secrets (the database connection string, the JWT secret, the
- * feed API's key are not in it).
- */
-export type CoreSettings = Readonly<Omit<CoreConfig, 'ConnectionStrings' | 'Jwt' | 'ExternalProvider'>> & {
-  readonly ExternalProvider: { readonly BaseUrl?: string };
-};
+export type { CoreSettings };
 
 /** Config sections a plugin owns, by path (`PowerOutages`, `Notifications:Push`). */
 export type ConfigSections = Readonly<Record<string, TObject>>;
@@ -39,8 +32,8 @@ export interface TopicAllowlist {
 }
 
 /**
- * What core hands every plugin when it wires it: its own config, core's
- * settings without secrets, a knex for its OWN tables (never core's: a test
+ * What core hands every plugin when it wires it: its own config, the few
+ * core settings plugins read, a knex for its OWN tables (never core's: a test
  * fails when a plugin's SQL names one), a logger, caller auth for its
  * routes, the clock, and its metrics. Nothing else of core is reachable
  * from a plugin's routes or workers.
@@ -48,7 +41,7 @@ export interface TopicAllowlist {
 export interface PluginContextBase<S extends ConfigSections = ConfigSections> {
   readonly pluginId: string;
   readonly config: SectionsConfig<S>;
-  /** Core's settings (PublicBaseUrl, NODE_ENV, Retention…), secrets left out. */
+  /** The few core settings a plugin reads: PublicBaseUrl, NODE_ENV, Retention. */
   readonly coreConfig: CoreSettings;
   readonly db: Knex;
   readonly log: FastifyBaseLogger;
@@ -75,11 +68,14 @@ export interface DeliveryPluginContext<S extends ConfigSections = ConfigSections
   readonly queues: QueuePort;
   /** What the feeds say is going on now for some subscriptions (an SMS STATUS reply). */
   readonly ongoing: OngoingPort;
+  /** The plugin's delivery lane (its rate and pause), for sends it makes outside the ledger. */
+  readonly lane: LanePort;
 }
 
 export type PluginContext<S extends ConfigSections = ConfigSections> = FeedPluginContext<S> | DeliveryPluginContext<S>;
 
-interface PluginBase<S extends ConfigSections, C extends PluginContextBase<S>> {
+/** What every plugin manifest declares, feed or target. */
+export interface PluginBase<S extends ConfigSections, C extends PluginContextBase<S>> {
   /** Equals the plugin's folder name. */
   readonly id: string;
   /** The plugin API version it was written for (PLUGIN_API_VERSION then). Without it: 1. */
@@ -98,8 +94,28 @@ interface PluginBase<S extends ConfigSections, C extends PluginContextBase<S>> {
    * enabled or not, like any bad configuration value.
    */
   checkConfig?(config: SectionsConfig<S>): readonly string[];
+  /** @deprecated NPDEP005: return `workers` from setup(context). */
   workers?(context: C): readonly WorkerDefinition[];
+  /** @deprecated NPDEP005: return `routes` from setup(context). */
   routes?(app: FastifyInstance, context: C): Promise<void> | void;
+}
+
+/**
+ * What a plugin's `setup(context)` gives core to wire. Setup runs once per
+ * start, before the service listens, so its parts share what they need
+ * (a pooled client, a queue) through the closure, and nothing else holds it.
+ */
+export interface PluginParts {
+  /** Its routes, registered in an encapsulated scope of their own. */
+  readonly routes?: (app: FastifyInstance) => Promise<void> | void;
+  /** Its workers, run on instances that run workers. */
+  readonly workers?: readonly WorkerDefinition[];
+}
+
+/** A delivery plugin's parts: its target besides. */
+export interface DeliveryPluginParts extends PluginParts {
+  /** Without one the plugin declares its config and topics only: its provider cannot be chosen yet. */
+  readonly target?: DeliveryTarget;
 }
 
 /** A system subscription a feed offers, for the env template. */
@@ -111,26 +127,27 @@ export interface SystemSubscriptionOffer {
 
 export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, FeedPluginContext<S>> {
   readonly kind: 'feed';
+  /** Builds the plugin's routes and workers from its context, once per start. */
+  setup?(context: FeedPluginContext<S>): PluginParts | Promise<PluginParts>;
   readonly feed: NotificationFeedDefinition;
   /**
    * The feed's monitor: its endpoint, parser, store and pure detector and
    * mapper. Core registers it as the worker `<id>.monitor` when its
    * settings say Enabled (and the master switch is on), and runs its steps.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: the monitor's item, state and change types are its own: unknown would refuse its functions
   readonly monitor: FeedMonitorSpec<SectionsConfig<S>, any, any, any>;
   readonly renderers: readonly NotificationRenderer<SectionsConfig<S>>[];
   readonly systemSubscription?: SystemSubscriptionOffer;
   /**
    * Event types coalesced within a subscription's cooldown: several of one
-   * source item give one delivery of the latest (contracts §6: Updated).
+   * source item give one delivery of the latest.
    */
   readonly coalescedEventTypes?: readonly string[];
   /**
-   * Event types that make waiting deliveries of the same source item
-   * pointless: `{ Restoration: ['EstimateUpdated'] }` means a Restoration,
-   * once claimed for a subscription, supersedes that subscription's rows of
-   * the item of those types that still wait (held by the cooldown, or for a
-   * retry), so a stale update never follows the news that ends it.
+   * @deprecated NPDEP003: core now supersedes a subscriber's waiting
+   * deliveries of an item with any newer event of it, whatever the types
+   * (latest state only); this map changes nothing. Remove it.
    */
   readonly supersedes?: Readonly<Record<string, readonly string[]>>;
   /** Public read-only views: a calendar of planned items, CAP alerts (and the Atom index of them) of its events. */
@@ -160,8 +177,12 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
 export interface AnnouncementInput {
   readonly title: string;
   readonly message: string;
+  /** The areas it is about (the `locationKeywords` field's values); empty: every area. */
   readonly areas: readonly string[];
+  /** The feeders it is about (the `feeders` field's values). */
   readonly feeders: readonly string[];
+  /** The values the operator gave per filter field of the feed, by field id (a transit feed's `route`); absent for none. */
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSections> extends PluginBase<S, DeliveryPluginContext<S>> {
@@ -186,12 +207,18 @@ export interface DeliveryPluginManifest<S extends ConfigSections = ConfigSection
   /** Fields the create answer holds for this provider (`webhookSecret`, shown once), as `onSubscriptionsCreated` answers them. */
   readonly createdProperties?: Readonly<Record<string, TSchema>>;
   /**
-   * Builds the target at start. A delivery plugin without one declares its
-   * config and topics only: its provider cannot be chosen yet.
+   * The rate its peer takes, in messages a second across every instance
+   * (an SMS long code: 1), used unless NotificationPipeline__Rates__<Provider>
+   * sets one. Absent or 0: no rate of its own.
    */
+  readonly defaultRatePerSecond?: number;
+  /** Builds the plugin's target, routes and workers from its context, once per start. */
+  setup?(context: DeliveryPluginContext<S>): DeliveryPluginParts | Promise<DeliveryPluginParts>;
+  /** @deprecated NPDEP005: return `target` from setup(context). */
   createTarget?(context: DeliveryPluginContext<S>): DeliveryTarget | Promise<DeliveryTarget>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a manifest of any settings: unknown would refuse its functions of them
 export type PluginManifest = FeedPluginManifest<any> | DeliveryPluginManifest<any>;
 
 /** Declares a feed plugin. Inert: nothing runs until core wires it. */
@@ -200,8 +227,6 @@ export function defineFeedPlugin<S extends ConfigSections>(manifest: Omit<FeedPl
 }
 
 /** Declares a delivery plugin. Inert: nothing runs until core wires it. */
-export function defineDeliveryPlugin<S extends ConfigSections>(
-  manifest: Omit<DeliveryPluginManifest<S>, 'kind'>,
-): DeliveryPluginManifest<S> {
+export function defineDeliveryPlugin<S extends ConfigSections>(manifest: Omit<DeliveryPluginManifest<S>, 'kind'>): DeliveryPluginManifest<S> {
   return Object.freeze({ ...manifest, kind: 'delivery' as const });
 }

@@ -36,7 +36,9 @@ export function loadMessages(folder: string | URL): MessageCatalog {
   const dir = folder instanceof URL ? fileURLToPath(folder) : folder;
   const catalog = new Map<string, Record<string, string>>();
   if (!existsSync(dir)) return catalog;
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const parsed: unknown = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.values(parsed).some((value) => typeof value !== 'string')) {
       throw new Error(`${path.join(dir, file)}: a message file is one object of text messages`);

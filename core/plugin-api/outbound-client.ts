@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from './retry-after.ts';
 import { Agent, errors } from 'undici';
 import { isIP } from 'node:net';
 import { isListedHost, isPublicAddress, publicOnlyLookup } from './outbound-url.ts';
@@ -47,10 +48,17 @@ export function createOutboundClient(options: { allowedHosts: readonly string[];
         if (isIP(literal) !== 0 && !isPublicAddress(literal) && !isListedHost(literal, options.allowedHosts)) {
           return { kind: 'refused', reason: `${url.hostname} is not a public address` };
         }
-        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: request.headers, body: request.body, signal });
+        const response = await agent.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+          signal,
+        });
         await response.body.dump({ limit: 16 * 1024 }).catch(() => undefined);
-        const retryAfter = Number(response.headers['retry-after']);
-        return { kind: 'answered', status: response.statusCode, ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}) };
+        const retryAfter = retryAfterSeconds(response.headers['retry-after'], new Date());
+        return { kind: 'answered', status: response.statusCode, ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }) };
       } catch (err) {
         if (signal?.aborted) return { kind: 'aborted' };
         const code = (err as { code?: string }).code ?? 'ERROR';

@@ -3,11 +3,30 @@ import { checkOutboundUrl, isListedHost, isPublicAddress, publicOnlyLookup } fro
 
 describe('isPublicAddress', () => {
   it.each([
-    ['8.8.8.8', true], ['1.1.1.1', true], ['2606:4700::1111', true],
-    ['127.0.0.1', false], ['10.1.2.3', false], ['172.16.0.1', false], ['172.31.255.255', false], ['172.32.0.1', true], ['192.168.1.1', false],
-    ['169.254.169.254', false], ['100.64.0.1', false], ['0.0.0.0', false], ['224.0.0.1', false],
-    ['::1', false], ['::', false], ['fe80::1', false], ['fd00::1', false], ['::ffff:127.0.0.1', false], ['::ffff:8.8.8.8', true],
-    ['::7f00:1', false], ['::ffff:0:7f00:1', false], ['64:ff9b:1::a00:1', false], ['2002:7f00:1::', false], ['fec0::1', false],
+    ['8.8.8.8', true],
+    ['1.1.1.1', true],
+    ['2606:4700::1111', true],
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['172.16.0.1', false],
+    ['172.31.255.255', false],
+    ['172.32.0.1', true],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:8.8.8.8', true],
+    ['::7f00:1', false],
+    ['::ffff:0:7f00:1', false],
+    ['64:ff9b:1::a00:1', false],
+    ['2002:7f00:1::', false],
+    ['fec0::1', false],
     ['not an address', false],
   ])('%s → %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
@@ -56,7 +75,9 @@ describe('checkOutboundUrl', () => {
 
 describe('publicOnlyLookup', () => {
   const lookup = (host: string, allowed: string[], all = false) =>
-    new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) => publicOnlyLookup(allowed)(host, { all }, (err, address) => resolve({ err, address })));
+    new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+      publicOnlyLookup(allowed)(host, { all }, (err, address) => resolve({ err, address })),
+    );
 
   it('refuses a name that resolves only to loopback, unless the host is listed', async () => {
     const refused = await lookup('localhost', []);

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { Errors } from '../errors.ts';
+import { Errors } from './errors.ts';
 
 /**
  * Where a target may send to, when people name the address (a webhook
@@ -17,16 +17,36 @@ export interface OutboundPolicy {
 // What no request from the service should reach unless an operator lists it: private, loopback, link-local, shared, reserved.
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 // IPv6 forms that embed an IPv4 address or reach no public host: IPv4-compatible (::/96), NAT64 (64:ff9b::/96,
 // 64:ff9b:1::/48), SIIT (::ffff:0:0:0/96), 6to4 (2002::/16), site-local (fec0::/10), unique-local, link-local,
 // multicast, documentation.
 for (const [network, prefix] of [
-  ['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['64:ff9b:1::', 48],
-  ['::ffff:0:0:0', 96], ['2002::', 16], ['2001:db8::', 32],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  ['::', 96],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['::ffff:0:0:0', 96],
+  ['2002::', 16],
+  ['2001:db8::', 32],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 /** Whether an IP address is on the public internet (an IPv4-mapped IPv6 address is judged as its IPv4). Pure. */
 export function isPublicAddress(address: string): boolean {
@@ -71,7 +91,7 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy, field: str
   return url;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+export type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
  * A `dns.lookup` for undici's `connect.lookup`: the addresses a host

@@ -27,15 +27,15 @@ export const PERSON_PAGE_HEADERS = {
 } as const;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escape = (value: string) => withoutControls(value).replace(/[&<>"']/g, (char) => ENTITIES[char]);
+const escapeHtml = (value: string) => withoutControls(value).replace(/[&<>"']/g, (char) => ENTITIES[char]);
 
 /** The HTML of a PersonPage (pure). */
 export function personPage(page: PersonPage): string {
   const tone = page.tone ?? 'plain';
   const form = page.form
-    ? `<form method="post" action="${escape(page.form.action)}">${Object.entries(page.form.fields)
-        .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
-        .join('')}<button type="submit">${escape(page.form.button)}</button></form>`
+    ? `<form method="post" action="${escapeHtml(page.form.action)}">${Object.entries(page.form.fields)
+        .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+        .join('')}<button type="submit">${escapeHtml(page.form.button)}</button></form>`
     : '';
   return `<!doctype html>
 <html lang="en">
@@ -43,16 +43,16 @@ export function personPage(page: PersonPage): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escape(page.title)}</title>
+<title>${escapeHtml(page.title)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/web/style.css">
 </head>
 <body>
 <main class="person-page ${tone}">
-<h1>${escape(page.title)}</h1>
-${page.paragraphs.map((text) => `<p>${escape(text)}</p>`).join('\n')}
+<h1>${escapeHtml(page.title)}</h1>
+${page.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
 ${form}
-<nav class="page-links"><a href="/subscribe">Get outage alerts</a></nav>
+<nav class="page-links"><a href="/subscribe">Get alerts</a></nav>
 </main>
 </body>
 </html>

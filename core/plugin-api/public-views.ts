@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
+import type { MapFeature } from './shape-types.ts';
 import type { NotificationEvent, RenderContext, RenderedNotification } from './feed-types.ts';
+
+export type { MapFeature };
 
 /**
  * Read-only public views of what a feed stores: a calendar of its planned
@@ -94,8 +97,15 @@ export interface FeedCalendarView<TConfig = unknown> {
   load(query: CalendarQuery<TConfig>): Promise<FeedCalendar>;
 }
 
-/** The manifest's `publicViews`: what a feed contributes to the public calendar and alert feeds. */
+/** The current items with a shape, for the public map (`/outages`, `…/outages.geojson`). */
+export interface FeedMapView<TConfig = unknown> {
+  /** The plugin decides what is current (ongoing outages, planned ones still to come). */
+  load(query: CalendarQuery<TConfig>): Promise<{ readonly features: readonly MapFeature[]; readonly lastModified: Date | null }>;
+}
+
+/** The manifest's `publicViews`: what a feed contributes to the public calendar, alert feeds and map. */
 export interface FeedPublicViews<TConfig = unknown> {
   readonly calendar?: FeedCalendarView<TConfig>;
   readonly alerts?: FeedAlertView<TConfig>;
+  readonly map?: FeedMapView<TConfig>;
 }

@@ -1,4 +1,4 @@
-import { Errors } from '../errors.ts';
+import { Errors } from './errors.ts';
 import type { NotificationEvent, NotificationRenderer, RenderContext, RenderedNotification } from './feed-types.ts';
 
 /**

@@ -5,8 +5,15 @@ import Type from 'typebox';
  * once. A plugin spreads them into its own section schema.
  */
 
-/** `Enabled`, `PollingIntervalSeconds`, `FeedTimeoutSeconds` and `MaxAnswerBytes` of a feed monitor, described for `what` ("power-outage feed"). */
-export function feedMonitorSettings(what: string) {
+/**
+ * `Enabled`, `PollingIntervalSeconds`, `FeedTimeoutSeconds`,
+ * `MaxAnswerBytes`, and the feed's source (`BaseUrl`, `ApiKey`: its own,
+ * sent nowhere else) of a feed monitor, described for `what` ("transit
+ * disruptions feed"). `sharedSource`: the descriptions say an unset source
+ * falls back to ExternalProvider__* (for a monitor with `sharedSource`).
+ */
+export function feedMonitorSettings(what: string, options: { sharedSource?: boolean } = {}) {
+  const fallback = options.sharedSource ? ' Unset: ExternalProvider__BaseUrl (with ExternalProvider__ApiKey).' : '';
   return {
     Enabled: Type.Boolean({ default: false, description: `Run the ${what} monitor.` }),
     PollingIntervalSeconds: Type.Integer({ minimum: 5, default: 60, description: `Poll period of the ${what}, in seconds.` }),
@@ -17,6 +24,13 @@ export function feedMonitorSettings(what: string) {
       default: 10 * 1024 * 1024,
       description: `The most of one answer of the ${what} that is read, in bytes, chunked or not; past it the poll fails.`,
     }),
+    BaseUrl: Type.Optional(Type.String({ format: 'uri', description: `Base address of the ${what}'s API: it polls <BaseUrl>/<its path>.${fallback}` })),
+    ApiKey: Type.Optional(
+      Type.String({
+        'x-secret': true,
+        description: `Key sent as X-Api-Key to the ${what}'s BaseUrl, and nowhere else. Unset: no key${options.sharedSource ? ' (or ExternalProvider__ApiKey, when BaseUrl is unset too)' : ''}.`,
+      }),
+    ),
   };
 }
 

@@ -4,13 +4,13 @@ import { pino } from 'pino';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import { composeConfigSchema, pickSections } from '../config/compose-schema.ts';
 import { loadConfig } from '../config/load-config.ts';
-import type { CallerAuth, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
+import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
 import type { PluginMetrics } from './metrics-types.ts';
 import type { FeedCatalogPort } from './feed-presentation.ts';
 import type { ConfigSections, DeliveryPluginContext, FeedPluginContext, SectionsConfig, TopicAllowlist } from './manifest.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
-import { publicCoreSettings } from '../config/without-secrets.ts';
+import { publicCoreSettings } from './plugin-core-settings.ts';
 
 export interface PluginTestContextOptions {
   /** Settings as environment entries (`Notifications__Push__BaseUrl`), validated and defaulted like at start. */
@@ -24,6 +24,8 @@ export interface PluginTestContextOptions {
   readonly pipeline?: NotificationPipeline;
   readonly subscriptions?: SubscriptionAccess;
   readonly ledger?: LedgerAccess;
+  /** The plugin's lane; absent: one with no rate that is never paused. */
+  readonly lane?: LanePort;
   readonly queues?: QueuePort;
   readonly ongoing?: OngoingPort;
   readonly auth?: CallerAuth;
@@ -33,7 +35,7 @@ export interface PluginTestContextOptions {
   readonly feeds?: FeedCatalogPort;
 }
 
-/** A port the test did not hand over: using it is a test's mistake, said plainly. */
+/** A port the test did not pass: using it is a test's mistake, said plainly. */
 function missing<T extends object>(name: string): T {
   const fail = (use: string) => {
     throw new Error(`this plugin test context has no ${name}: pass it in createPluginTestContext's options (used: ${use})`);
@@ -48,7 +50,7 @@ function missing<T extends object>(name: string): T {
  * A plugin's context as core would build it, for unit tests of a plugin
  * without the whole service: its config sections validated and defaulted
  * from `env` exactly as at start, a logger, a clock, and whichever ports
- * the test hands over (using one it did not hand over fails with a clear
+ * the test passes (using one it did not pass fails with a clear
  * message). Serves feed and delivery plugins alike.
  */
 export function createPluginTestContext<S extends ConfigSections>(
@@ -74,9 +76,8 @@ export function createPluginTestContext<S extends ConfigSections>(
     ledger: options.ledger ?? missing<LedgerAccess>('ledger'),
     queues: options.queues ?? missing<QueuePort>('queues'),
     ongoing: options.ongoing ?? missing<OngoingPort>('ongoing'),
+    lane: options.lane ?? { pausedForMs: () => 0, pause: async () => undefined, nextSlot: async (signal) => !signal?.aborted },
     metrics: options.metrics ?? { gauge: () => undefined },
     feeds: options.feeds ?? { get: () => undefined, all: () => [] },
   };
 }
-
-

@@ -31,7 +31,14 @@ const valid = (date: Date) => !Number.isNaN(date.getTime());
 export function formatDateTime(instant: Date | string, timeZone: string, locale = 'en-GB'): string {
   const date = asDate(instant);
   if (!valid(date)) return String(instant);
-  return formatter(locale, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: zoneStyle(locale) }).format(date);
+  return formatter(locale, timeZone, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: zoneStyle(locale),
+  }).format(date);
 }
 
 /** `08:15 GMT+5:30`. */
@@ -61,4 +68,30 @@ export function localInstant(date: string, time: string, timeZone: string): Date
   const [year, month, day] = date.split('-').map(Number);
   const [hour, minute] = time.split(':').map(Number);
   return new Date(new TZDate(year, month - 1, day, hour, minute, 0, timeZone).getTime());
+}
+
+/** An instant's wall clock in a zone: the local date (`yyyy-mm-dd`) and time. */
+export interface WallClock {
+  readonly date: string;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/**
+ * What a wall clock in `timeZone` shows at an instant (DST-safe, by
+ * @date-fns/tz, as `localInstant` is its inverse). The one way the service
+ * reads local time: quiet hours, digest hours, local dates. Pure.
+ */
+export function wallClock(instant: Date | number, timeZone: string): WallClock {
+  const local = new TZDate(typeof instant === 'number' ? instant : instant.getTime(), timeZone);
+  if (Number.isNaN(local.getTime()) || Number.isNaN(local.getHours())) throw new RangeError(`no wall clock for ${String(instant)} in "${timeZone}"`);
+  return {
+    date: `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`,
+    hour: local.getHours(),
+    minute: local.getMinutes(),
+    second: local.getSeconds(),
+  };
 }

@@ -14,6 +14,7 @@ export function createFeedCatalog(feeds: readonly FeedPluginManifest[], sections
       urgentEventTypes: manifest.urgentEventTypes,
       timeZone: manifest.timeZone?.(sectionsOf(manifest.id) as never),
       hasCalendar: manifest.publicViews?.calendar !== undefined,
+      hasMap: manifest.publicViews?.map !== undefined,
     })),
   );
 }

@@ -13,6 +13,7 @@ import { migrationFiles } from './validate-manifest.ts';
 export interface CoreFeed {
   readonly id: string;
   readonly feed: NotificationFeedDefinition;
+  // biome-ignore lint/suspicious/noExplicitAny: renderers of any plugin's settings type
   readonly renderers: readonly NotificationRenderer<any>[];
   readonly coalescedEventTypes?: readonly string[];
 }

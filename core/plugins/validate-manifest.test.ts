@@ -24,7 +24,15 @@ const content = () => ({ headline: 'h', description: 'd', areas: [] });
 describe('validateManifest', () => {
   it('accepts a complete feed and delivery manifest', () => {
     expect(validateManifest('good-feed', goodFeed)).toEqual([]);
-    expect(validateManifest('good-feed', { ...goodFeed, publicViews: { alerts: { profiles: { Happened: profile }, content }, calendar: { load: async () => ({ timeZone: 'UTC', entries: [], lastModified: null }) } } })).toEqual([]);
+    expect(
+      validateManifest('good-feed', {
+        ...goodFeed,
+        publicViews: {
+          alerts: { profiles: { Happened: profile }, content },
+          calendar: { load: async () => ({ timeZone: 'UTC', entries: [], lastModified: null }) },
+        },
+      }),
+    ).toEqual([]);
     expect(validateManifest('my-target', defineDeliveryPlugin({ id: 'my-target', provider: 'Pigeon', config: {} }))).toEqual([]);
   });
 
@@ -35,6 +43,41 @@ describe('validateManifest', () => {
     ['missing renderer', { ...goodFeed, renderers: [] }, /no renderer for event type Happened/],
     ['double renderer', { ...goodFeed, renderers: [renderer, renderer] }, /2 renderers claim event type Happened/],
     ['unknown filter field', { ...goodFeed, feed: { ...goodFeed.feed, filterableFields: ['Colour'] } }, /filterable field "Colour"/],
+    ['filter fields not a list', { ...goodFeed, feed: { ...goodFeed.feed, filterFields: 'route' } }, /feed.filterFields must be a list/],
+    [
+      'a filter field id not camelCase',
+      { ...goodFeed, feed: { ...goodFeed.feed, filterFields: [{ id: 'Route-No', label: 'Routes', match: 'equals' }] } },
+      /filterFields\[0\]\.id must be camelCase/,
+    ],
+    [
+      'a filter field twice',
+      {
+        ...goodFeed,
+        feed: {
+          ...goodFeed.feed,
+          filterFields: [
+            { id: 'route', label: 'Routes', match: 'equals' },
+            { id: 'route', label: 'Lines', match: 'equals' },
+          ],
+        },
+      },
+      /"route" is declared twice/,
+    ],
+    [
+      'a filter field label of two lines',
+      { ...goodFeed, feed: { ...goodFeed.feed, filterFields: [{ id: 'route', label: 'Routes\nX-Evil: 1', match: 'equals' }] } },
+      /filterFields\[0\]\.label must be one line/,
+    ],
+    [
+      'a filter field matched some other way',
+      { ...goodFeed, feed: { ...goodFeed.feed, filterFields: [{ id: 'route', label: 'Routes', match: 'regex' }] } },
+      /match must be one of equals, contains/,
+    ],
+    [
+      'an older field matched another way',
+      { ...goodFeed, feed: { ...goodFeed.feed, filterFields: [{ id: 'feeders', label: 'Lines', match: 'contains' }] } },
+      /feeders is matched as equals/,
+    ],
     ['no monitor', { ...goodFeed, monitor: undefined }, /monitor is required/],
     ['a monitor not made with defineFeedMonitor', { ...goodFeed, monitor: { ...goodFeed.monitor } }, /defineFeedMonitor/],
     ['a coalesced type the feed does not emit', { ...goodFeed, coalescedEventTypes: ['Updated'] }, /coalescedEventTypes: Updated is not an event type/],
@@ -43,9 +86,21 @@ describe('validateManifest', () => {
     ['bad topic', { ...goodFeed, topics: { topics: ['has space'] } }, /topic entry "has space"/],
     ['bad section schema', { ...goodFeed, config: { Bad: 'string' } }, /config section "Bad" must be an object schema/],
     ['unknown kind', { ...goodFeed, kind: 'source' }, /kind must be "feed" or "delivery"/],
-    ['a CAP profile of a type the feed does not emit', { ...goodFeed, publicViews: { alerts: { profiles: { Other: profile }, content } } }, /profiles.Other: not an event type of the feed/],
-    ['a CAP urgency CAP does not define', { ...goodFeed, publicViews: { alerts: { profiles: { Happened: { ...profile, urgency: 'Soon' } }, content } } }, /profiles.Happened.urgency must be one of Immediate, Expected/],
-    ['a CAP profile without its event', { ...goodFeed, publicViews: { alerts: { profiles: { Happened: { ...profile, event: ' ' } }, content } } }, /profiles.Happened.event is required/],
+    [
+      'a CAP profile of a type the feed does not emit',
+      { ...goodFeed, publicViews: { alerts: { profiles: { Other: profile }, content } } },
+      /profiles.Other: not an event type of the feed/,
+    ],
+    [
+      'a CAP urgency CAP does not define',
+      { ...goodFeed, publicViews: { alerts: { profiles: { Happened: { ...profile, urgency: 'Soon' } }, content } } },
+      /profiles.Happened.urgency must be one of Immediate, Expected/,
+    ],
+    [
+      'a CAP profile without its event',
+      { ...goodFeed, publicViews: { alerts: { profiles: { Happened: { ...profile, event: ' ' } }, content } } },
+      /profiles.Happened.event is required/,
+    ],
     ['a calendar without load', { ...goodFeed, publicViews: { calendar: {} } }, /publicViews.calendar needs load/],
   ])('rejects %s', (_name, manifest, problem, folder = 'good-feed') => {
     expect(validateManifest(folder, manifest).join('; ')).toMatch(problem);

@@ -1,7 +1,8 @@
+import { FILTER_FIELD_ID, isLegacyFilterId, LEGACY_FILTER_FIELDS, MAX_FILTER_FIELDS } from './filter-fields.ts';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isFeedAnswer } from '../plugin-api/feed-answer.ts';
 import { isFeedMonitor } from '../plugin-api/feed-monitor.ts';
-import { FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
+import { FILTER_MATCHES, FILTERABLE_FIELDS } from '../plugin-api/feed-types.ts';
 import type { PluginManifest } from '../plugin-api/manifest.ts';
 import { PLUGIN_API_VERSION } from '../plugin-api/api-version.ts';
 import { validatePublicViews } from './validate-public-views.ts';
@@ -12,7 +13,6 @@ const FEED_ID = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
 const EVENT_TYPE = /^[A-Z][A-Za-z0-9]*$/;
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 const SECTION_PATH = /^[A-Za-z][A-Za-z0-9]*(:[A-Za-z][A-Za-z0-9]*)*$/;
-
 
 /**
  * Checks a module's `manifest` export. Returns the problems found, each a
@@ -54,10 +54,18 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
   if (m.workers !== undefined && !isFn(m.workers)) problems.push('workers must be a function');
   if (m.checkConfig !== undefined && !isFn(m.checkConfig)) problems.push('checkConfig must be a function');
   if (m.routes !== undefined && !isFn(m.routes)) problems.push('routes must be a function');
+  if (m.setup !== undefined) {
+    if (!isFn(m.setup)) problems.push('setup must be a function');
+    const old = ['routes', 'workers', 'createTarget'].filter((hook) => m[hook] !== undefined);
+    if (old.length > 0) problems.push(`setup(context) returns the routes, workers and target: declare ${old.join(', ')} there, not on the manifest too`);
+  }
   if (m.kind === 'feed') problems.push(...validateFeedParts(m as Record<string, unknown>));
   if (m.kind === 'delivery') {
     if (typeof m.provider !== 'string' || !/^[A-Z][A-Za-z]+$/.test(m.provider)) problems.push('provider must be a PascalCase name');
     if (m.createTarget !== undefined && !isFn(m.createTarget)) problems.push('createTarget must be a function');
+    const rate = m.defaultRatePerSecond;
+    if (rate !== undefined && (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0))
+      problems.push('defaultRatePerSecond must be a number of messages a second, 0 or more');
     problems.push(...validateTargetPresentation(m as Record<string, unknown>));
     problems.push(...validateDeclaredProperties('deliveryProperties', m.deliveryProperties, ['provider', 'destination']));
     problems.push(...validateDeclaredProperties('createdProperties', m.createdProperties, CREATED_FIELDS));
@@ -66,7 +74,20 @@ export function validateManifest(folder: string, manifest: unknown): string[] {
 }
 
 /** What core's create answer holds: a target's own fields may not take these names. */
-const CREATED_FIELDS = ['publicId', 'displayName', 'feedId', 'filter', 'delivery', 'scope', 'isActive', 'subscribeUrl', 'subscribeUrlUnavailableReason', 'subscribeSteps', 'createdAt', 'manageToken'];
+const CREATED_FIELDS = [
+  'publicId',
+  'displayName',
+  'feedId',
+  'filter',
+  'delivery',
+  'scope',
+  'isActive',
+  'subscribeUrl',
+  'subscribeUrlUnavailableReason',
+  'subscribeSteps',
+  'createdAt',
+  'manageToken',
+];
 
 /** `{ name: schema }` with camelCase names core does not use itself. */
 function validateDeclaredProperties(field: string, declared: unknown, reserved: readonly string[]): string[] {
@@ -94,7 +115,8 @@ function validateTargetPresentation(m: Record<string, unknown>): string[] {
     }
   }
   const words = m.confirmation;
-  if (words !== undefined && (!isRecord(words) || typeof words.heading !== 'string' || typeof words.text !== 'string')) problems.push('confirmation needs a heading and a text');
+  if (words !== undefined && (!isRecord(words) || typeof words.heading !== 'string' || typeof words.text !== 'string'))
+    problems.push('confirmation needs a heading and a text');
   if (m.subscribeLinkLabel !== undefined && typeof m.subscribeLinkLabel !== 'string') problems.push('subscribeLinkLabel must be text');
   return problems;
 }
@@ -109,9 +131,14 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   if (eventTypes.length === 0) problems.push('feed.eventTypes must list at least one event type');
   if (new Set(eventTypes).size !== eventTypes.length) problems.push('feed.eventTypes has duplicates');
   for (const type of eventTypes) if (typeof type !== 'string' || !EVENT_TYPE.test(type)) problems.push(`event type "${type}" must be PascalCase`);
-  const fields = Array.isArray(feed.filterableFields) ? feed.filterableFields : null;
-  if (!fields) problems.push('feed.filterableFields must be a list');
-  else for (const field of fields) if (!FILTERABLE_FIELDS.includes(field)) problems.push(`filterable field "${field}" is not one of ${FILTERABLE_FIELDS.join(', ')}`);
+  if (feed.filterableFields !== undefined) {
+    const fields = Array.isArray(feed.filterableFields) ? feed.filterableFields : null;
+    if (!fields) problems.push('feed.filterableFields must be a list');
+    else
+      for (const field of fields)
+        if (!FILTERABLE_FIELDS.includes(field)) problems.push(`filterable field "${field}" is not one of ${FILTERABLE_FIELDS.join(', ')}`);
+  }
+  problems.push(...validateFilterFields(feed.filterFields));
   if (!isFeedMonitor(m.monitor)) problems.push('monitor is required (declare it with defineFeedMonitor)');
   else if (!isFeedAnswer(m.monitor.answer) && !isFn(m.monitor.parse)) problems.push('monitor needs answer (declare it with defineFeedAnswer) or parse');
   const renderers = Array.isArray(m.renderers) ? m.renderers : [];
@@ -125,7 +152,9 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   for (const type of unknownTypes(m.coalescedEventTypes ?? [])) problems.push(`coalescedEventTypes: ${type} is not an event type of the feed`);
   const supersedes = m.supersedes ?? {};
   if (!isRecord(supersedes)) problems.push('supersedes must map event types to lists of event types');
-  else for (const [type, types] of Object.entries(supersedes)) for (const name of unknownTypes(type, types)) problems.push(`supersedes: ${name} is not an event type of the feed`);
+  else
+    for (const [type, types] of Object.entries(supersedes))
+      for (const name of unknownTypes(type, types)) problems.push(`supersedes: ${name} is not an event type of the feed`);
   const offer = m.systemSubscription as Record<string, unknown> | undefined;
   if (offer !== undefined && (!isRecord(offer) || typeof offer.name !== 'string' || typeof offer.pushTopic !== 'string' || !TOPIC.test(offer.pushTopic))) {
     problems.push('systemSubscription needs a name and a valid pushTopic');
@@ -146,7 +175,8 @@ function validatePresentation(presentation: unknown, eventTypes: readonly unknow
   if (presentation === undefined) return [];
   if (!isRecord(presentation)) return ['presentation must be an object'];
   const problems: string[] = [];
-  if (presentation.accent !== undefined && !(typeof presentation.accent === 'string' && COLOUR.test(presentation.accent))) problems.push('presentation.accent must be a colour #rrggbb');
+  if (presentation.accent !== undefined && !(typeof presentation.accent === 'string' && COLOUR.test(presentation.accent)))
+    problems.push('presentation.accent must be a colour #rrggbb');
   const types = presentation.eventTypes ?? {};
   if (!isRecord(types)) return [...problems, 'presentation.eventTypes must map event types to { label, hint }'];
   for (const [type, entry] of Object.entries(types)) {
@@ -155,7 +185,8 @@ function validatePresentation(presentation: unknown, eventTypes: readonly unknow
       problems.push(`presentation.eventTypes.${type} needs a label and a hint (text)`);
       continue;
     }
-    if (entry.accent !== undefined && !(typeof entry.accent === 'string' && COLOUR.test(entry.accent))) problems.push(`presentation.eventTypes.${type}.accent must be a colour #rrggbb`);
+    if (entry.accent !== undefined && !(typeof entry.accent === 'string' && COLOUR.test(entry.accent)))
+      problems.push(`presentation.eventTypes.${type}.accent must be a colour #rrggbb`);
   }
   return problems;
 }
@@ -163,4 +194,38 @@ function validatePresentation(presentation: unknown, eventTypes: readonly unknow
 /** Migration file names of a folder (knex records names only, so they must be unique service-wide). */
 export function migrationFiles(dir: string): string[] {
   return readdirSync(dir).filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'));
+}
+
+/** A feed's filter fields (feed.filterFields): ids, words and match kinds. */
+function validateFilterFields(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return ['feed.filterFields must be a list'];
+  const problems: string[] = [];
+  if (value.length > MAX_FILTER_FIELDS) problems.push(`feed.filterFields may hold at most ${MAX_FILTER_FIELDS} fields`);
+  const seen = new Set<string>();
+  value.forEach((field: unknown, index) => {
+    const at = `feed.filterFields[${index}]`;
+    if (!isRecord(field)) {
+      problems.push(`${at} must be an object`);
+      return;
+    }
+    const id = field.id;
+    if (typeof id !== 'string' || !FILTER_FIELD_ID.test(id)) problems.push(`${at}.id must be camelCase, up to 40 characters (route, zoneCode)`);
+    else if (seen.has(id)) problems.push(`${at}.id "${id}" is declared twice`);
+    else seen.add(id);
+    const line = (key: string, max: number, required: boolean) => {
+      const text = field[key];
+      if (text === undefined && !required) return;
+      if (typeof text !== 'string' || text.trim() === '' || text.length > max || /[\u0000-\u001f\u007f]/.test(text))
+        problems.push(`${at}.${key} must be one line of text, up to ${max} characters`);
+    };
+    line('label', 60, true);
+    line('hint', 200, false);
+    line('example', 100, false);
+    if (!FILTER_MATCHES.includes(field.match as never)) problems.push(`${at}.match must be one of ${FILTER_MATCHES.join(', ')}`);
+    else if (typeof id === 'string' && isLegacyFilterId(id) && LEGACY_FILTER_FIELDS[id].match !== field.match) {
+      problems.push(`${at}: ${id} is matched as ${LEGACY_FILTER_FIELDS[id].match}, as it always was`);
+    }
+  });
+  return problems;
 }

@@ -1,8 +1,10 @@
+import { capPolygons } from '../places/index.ts';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
 import { compileFilter } from '../pipeline/matching/subscription-filter.ts';
-import { errorResponses, textResponse } from '../http/response-schemas.ts';
+import { fieldMatchOf } from '../plugins/filter-fields.ts';
+import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';
 import { ATOM_CONTENT_TYPE, renderAtom } from './atom-document.ts';
 import { CAP_CONTENT_TYPE, renderCapAlert } from './cap-document.ts';
 import { NOT_MODIFIED, sendCacheable } from './conditional-get.ts';
@@ -19,7 +21,6 @@ const EventIdParams = Type.Object(
   { eventId: Type.String({ pattern: '^[1-9][0-9]{0,17}$', description: 'The id of a stored event.' }) },
   { additionalProperties: false },
 );
-
 
 /** `utility.power-outages-42`: unique for the sender, free of the characters CAP forbids in identifiers. */
 const capIdentifier = (feedId: string, eventId: number) => `${feedId}-${eventId}`;
@@ -44,7 +45,7 @@ export async function alertRoutes(app: FastifyInstance, { context }: { context: 
       const alerts = feed.publicViews?.alerts;
       if (!alerts) throw new Errors.NotFound(`feed ${feed.feed.id} publishes no alerts`);
       const filter = filterFromQuery(request.query);
-      const matches = compileFilter(filter);
+      const matches = compileFilter(filter, fieldMatchOf(feed.feed));
       const events = await latestPublicEvents(context.db, {
         feedId: feed.feed.id,
         eventTypes: Object.keys(alerts.profiles),
@@ -58,7 +59,12 @@ export async function alertRoutes(app: FastifyInstance, { context }: { context: 
         hostname: context.origin.hostname,
         capUrl: (id) => context.origin.url(capPath(id)),
       });
-      return sendCacheable(request, reply, { body, contentType: ATOM_CONTENT_TYPE, lastModified: events[0]?.createdAt ?? null, cacheControl: 'public, max-age=60' });
+      return sendCacheable(request, reply, {
+        body,
+        contentType: ATOM_CONTENT_TYPE,
+        lastModified: events[0]?.createdAt ?? null,
+        cacheControl: 'public, max-age=60',
+      });
     },
   );
 
@@ -89,6 +95,7 @@ export async function alertRoutes(app: FastifyInstance, { context }: { context: 
         references: earlier.map((ref) => ({ identifier: capIdentifier(event.feedId, ref.id), sent: ref.createdAt })),
         profile,
         content: alerts.content(event, { config: context.feedConfig(event.feedId) }),
+        polygons: event.geometry ? capPolygons(event.geometry) : [],
       });
       return sendCacheable(request, reply, { body, contentType: CAP_CONTENT_TYPE, lastModified: event.createdAt, cacheControl: 'public, max-age=300' });
     },

@@ -4,8 +4,15 @@ import type { StoredNotificationEvent } from '../plugin-api/public-views.ts';
 import { renderAtom, type AtomDocumentOptions } from './atom-document.ts';
 
 const event = (id: number, title: string, body: string): StoredNotificationEvent => ({
-  id, feedId: 'utility.power-outages', eventType: 'NewOutage', sourceKey: `PO-${id}`, itemKey: `PO-${id}`, fields: {}, sourcePayload: null,
-  rendered: { title, body, sequenceId: `po-${id}`, tags: [], priority: 'High' }, createdAt: new Date(`2026-11-22T0${id}:00:00Z`),
+  id,
+  feedId: 'utility.power-outages',
+  eventType: 'NewOutage',
+  sourceKey: `PO-${id}`,
+  itemKey: `PO-${id}`,
+  fields: {},
+  sourcePayload: null,
+  rendered: { title, body, sequenceId: `po-${id}`, tags: [], priority: 'High' },
+  createdAt: new Date(`2026-11-22T0${id}:00:00Z`),
 });
 const options: AtomDocumentOptions = {
   selfUrl: 'https://alerts.example.org/api/notification-feeds/utility.power-outages/atom.xml?areas=Kandy&feeders=F1',
@@ -15,7 +22,11 @@ const options: AtomDocumentOptions = {
 };
 const parse = (xml: string) =>
   new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (name) => name === 'entry' || name === 'link' }).parse(xml).feed as {
-    id: string; updated: string; author: { name: string }; link: Array<Record<string, string>>; entry?: Array<{ id: string; updated: string; title: { '#text': string }; content: { '#text': string }; link: Array<Record<string, string>> }>;
+    id: string;
+    updated: string;
+    author: { name: string };
+    link: Array<Record<string, string>>;
+    entry?: Array<{ id: string; updated: string; title: { '#text': string }; content: { '#text': string }; link: Array<Record<string, string>> }>;
   };
 
 describe('renderAtom', () => {
@@ -26,8 +37,16 @@ describe('renderAtom', () => {
     expect(feed.updated).toBe('2026-11-22T02:00:00.000Z');
     expect(feed.author).toEqual({ name: 'alerts.example.org' });
     expect(feed.entry!.map((entry) => [entry.id, entry.updated, entry.link])).toEqual([
-      ['tag:alerts.example.org,2026-11-22:notification-events/2', '2026-11-22T02:00:00.000Z', [{ '@_rel': 'alternate', '@_type': 'application/cap+xml', '@_href': options.capUrl(2) }]],
-      ['tag:alerts.example.org,2026-11-22:notification-events/1', '2026-11-22T01:00:00.000Z', [{ '@_rel': 'alternate', '@_type': 'application/cap+xml', '@_href': options.capUrl(1) }]],
+      [
+        'tag:alerts.example.org,2026-11-22:notification-events/2',
+        '2026-11-22T02:00:00.000Z',
+        [{ '@_rel': 'alternate', '@_type': 'application/cap+xml', '@_href': options.capUrl(2) }],
+      ],
+      [
+        'tag:alerts.example.org,2026-11-22:notification-events/1',
+        '2026-11-22T01:00:00.000Z',
+        [{ '@_rel': 'alternate', '@_type': 'application/cap+xml', '@_href': options.capUrl(1) }],
+      ],
     ]);
   });
 

@@ -5,11 +5,12 @@ import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
-import { errorResponses, textResponse } from '../http/response-schemas.ts';
+import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';
 import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import { NOT_MODIFIED, sendCacheable } from './conditional-get.ts';
 import { renderCalendar } from './ics-document.ts';
+import { fieldMatchOf } from '../plugins/filter-fields.ts';
 import { FeedIdParams, type PublicViewContext } from './public-view-context.ts';
 import { filterFromQuery, ViewFilterQuery } from './view-query.ts';
 
@@ -33,11 +34,24 @@ const SubscriptionCalendarQuery = Type.Object({ token: Type.Optional(Type.String
 export async function calendarRoutes(app: FastifyInstance, options: CalendarRouteOptions) {
   const { context } = options;
 
-  const send = async (request: FastifyRequest, reply: FastifyReply, feed: FeedPluginManifest, filter: SubscriptionFilter, name: string, cacheControl: string) => {
+  const send = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    feed: FeedPluginManifest,
+    filter: SubscriptionFilter,
+    name: string,
+    cacheControl: string,
+  ) => {
     const view = feed.publicViews?.calendar;
     if (!view) throw new Errors.NotFound(`feed ${feed.feed.id} publishes no calendar`);
     const calendar = await view.load({ db: context.db, now: context.now(), config: context.feedConfig(feed.feed.id) });
-    const body = renderCalendar(calendar, { hostname: context.origin.hostname, name, filter, refreshSeconds: REFRESH_SECONDS });
+    const body = renderCalendar(calendar, {
+      hostname: context.origin.hostname,
+      name,
+      filter,
+      matchOf: fieldMatchOf(feed.feed),
+      refreshSeconds: REFRESH_SECONDS,
+    });
     return sendCacheable(request, reply, { body, contentType: CALENDAR_CONTENT_TYPE, lastModified: calendar.lastModified, cacheControl });
   };
 
@@ -45,7 +59,7 @@ export async function calendarRoutes(app: FastifyInstance, options: CalendarRout
     '/api/notification-feeds/:feedId/calendar.ics',
     {
       schema: {
-        summary: 'The calendar of a feed\'s planned items',
+        summary: "The calendar of a feed's planned items",
         description: 'iCalendar of the planned items from today on, filtered like a subscription (`areas`, `feeders`).',
         tags: ['feeds'],
         params: FeedIdParams,
@@ -66,8 +80,8 @@ export async function calendarRoutes(app: FastifyInstance, options: CalendarRout
     '/api/notification-subscriptions/:publicId/calendar.ics',
     {
       schema: {
-        summary: 'The calendar of one subscription\'s filter',
-        description: 'The manage token as `token` in the query (what a calendar app can send), in the X-Subscription-Token header, or the owner\'s bearer JWT.',
+        summary: "The calendar of one subscription's filter",
+        description: "The manage token as `token` in the query (what a calendar app can send), in the X-Subscription-Token header, or the owner's bearer JWT.",
         tags: ['subscriptions'],
         security: [MANAGE_TOKEN, BEARER],
         params: PublicIdParams,
@@ -78,7 +92,8 @@ export async function calendarRoutes(app: FastifyInstance, options: CalendarRout
     async (request, reply) => {
       const token = request.query.token ?? manageTokenOf(request);
       const caller = options.authenticate(request);
-      if (token === undefined && caller.kind === 'anonymous') throw new Errors.Unauthorized('querystring/token: the manage token of the subscription is required');
+      if (token === undefined && caller.kind === 'anonymous')
+        throw new Errors.Unauthorized('querystring/token: the manage token of the subscription is required');
       const subscription = await options.subscriptions.get(request.params.publicId, caller, token);
       const feed = context.feed(subscription.feed_id);
       // The calendar lists items, not events: the subscription's eventTypes do not narrow it.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capSchemaErrors, childOrder, parseCap, referencesOf } from '../../test/helpers/cap-validation.ts';
 import type { CapProfile } from '../plugin-api/public-views.ts';
 import { capDateTime, renderCapAlert, type CapAlertInput } from './cap-document.ts';
+import { capPolygons } from '../places/index.ts';
 
 const profile: CapProfile = { msgType: 'Update', event: 'Power outage', urgency: 'Past', severity: 'Minor', certainty: 'Observed' };
 const input = (patch: Partial<CapAlertInput> = {}): CapAlertInput => ({
@@ -14,17 +15,59 @@ const input = (patch: Partial<CapAlertInput> = {}): CapAlertInput => ({
     { identifier: 'utility.power-outages-5', sent: new Date('2026-11-22T03:10:00Z') },
   ],
   profile,
-  content: { headline: 'Power restored: Kandy', description: 'Feeder: F12\nAreas: Kandy', areas: ['Kandy', 'Peradeniya'], onset: new Date('2026-11-22T02:45:00Z') },
+  content: {
+    headline: 'Power restored: Kandy',
+    description: 'Feeder: F12\nAreas: Kandy',
+    areas: ['Kandy', 'Peradeniya'],
+    onset: new Date('2026-11-22T02:45:00Z'),
+  },
   ...patch,
 });
 
 // The element order CAP 1.2's data dictionary fixes, restricted to the elements this service writes.
-const ALERT_ORDER = ['identifier', 'sender', 'sent', 'status', 'msgType', 'source', 'scope', 'restriction', 'addresses', 'code', 'note', 'references', 'incidents', 'info'];
-const INFO_ORDER = ['language', 'category', 'event', 'responseType', 'urgency', 'severity', 'certainty', 'audience', 'eventCode', 'effective', 'onset', 'expires', 'senderName', 'headline', 'description', 'instruction', 'web', 'contact', 'parameter', 'resource', 'area'];
+const ALERT_ORDER = [
+  'identifier',
+  'sender',
+  'sent',
+  'status',
+  'msgType',
+  'source',
+  'scope',
+  'restriction',
+  'addresses',
+  'code',
+  'note',
+  'references',
+  'incidents',
+  'info',
+];
+const INFO_ORDER = [
+  'language',
+  'category',
+  'event',
+  'responseType',
+  'urgency',
+  'severity',
+  'certainty',
+  'audience',
+  'eventCode',
+  'effective',
+  'onset',
+  'expires',
+  'senderName',
+  'headline',
+  'description',
+  'instruction',
+  'web',
+  'contact',
+  'parameter',
+  'resource',
+  'area',
+];
 const inStandardOrder = (names: string[], order: string[]) => names.every((name, i) => i === 0 || order.indexOf(names[i - 1]) < order.indexOf(name));
 
 describe('renderCapAlert', () => {
-  it('writes an Update that passes the schema, its elements in the standard\'s order, with the references triples', async () => {
+  it("writes an Update that passes the schema, its elements in the standard's order, with the references triples", async () => {
     const xml = renderCapAlert(input());
     expect(await capSchemaErrors(xml)).toEqual([]);
     const alertChildren = childOrder(xml, ['alert']);
@@ -34,8 +77,23 @@ describe('renderCapAlert', () => {
     expect(infoChildren).toEqual(['language', 'category', 'event', 'urgency', 'severity', 'certainty', 'onset', 'headline', 'description', 'area']);
     expect(inStandardOrder(infoChildren, INFO_ORDER)).toBe(true);
     const alert = parseCap(xml);
-    expect(alert).toMatchObject({ identifier: 'utility.power-outages-7', sender: 'alerts.example.org', sent: '2026-11-22T04:30:00-00:00', status: 'Actual', msgType: 'Update', scope: 'Public' });
-    expect(alert.info).toMatchObject({ category: 'Infra', event: 'Power outage', urgency: 'Past', severity: 'Minor', certainty: 'Observed', onset: '2026-11-22T02:45:00-00:00', headline: 'Power restored: Kandy' });
+    expect(alert).toMatchObject({
+      identifier: 'utility.power-outages-7',
+      sender: 'alerts.example.org',
+      sent: '2026-11-22T04:30:00-00:00',
+      status: 'Actual',
+      msgType: 'Update',
+      scope: 'Public',
+    });
+    expect(alert.info).toMatchObject({
+      category: 'Infra',
+      event: 'Power outage',
+      urgency: 'Past',
+      severity: 'Minor',
+      certainty: 'Observed',
+      onset: '2026-11-22T02:45:00-00:00',
+      headline: 'Power restored: Kandy',
+    });
     expect(alert.info.area.areaDesc).toBe('Kandy, Peradeniya');
     expect(referencesOf(alert)).toEqual([
       { sender: 'alerts.example.org', identifier: 'utility.power-outages-3', sent: '2026-11-22T02:45:00-00:00' },
@@ -51,6 +109,44 @@ describe('renderCapAlert', () => {
 
   it('never writes references on an Alert', () => {
     expect(parseCap(renderCapAlert(input({ msgType: 'Alert' }))).references).toBeUndefined();
+  });
+
+  it("carries the item's shape as area polygons: lat,lon pairs, closed, one per polygon, valid against the schema", async () => {
+    const geometry = {
+      type: 'MultiPolygon' as const,
+      coordinates: [
+        [
+          [
+            [80.63, 7.29],
+            [80.64, 7.29],
+            [80.64, 7.3],
+            [80.63, 7.29],
+          ] as Array<[number, number]>,
+          [
+            [80.634, 7.294],
+            [80.636, 7.294],
+            [80.636, 7.296],
+            [80.634, 7.294],
+          ] as Array<[number, number]>,
+        ],
+        [
+          [
+            [80.7, 7.29],
+            [80.71, 7.29],
+            [80.71, 7.3],
+            [80.7, 7.29],
+          ] as Array<[number, number]>,
+        ],
+      ],
+    };
+    const xml = renderCapAlert(input({ polygons: capPolygons(geometry) }));
+    expect(await capSchemaErrors(xml)).toEqual([]);
+    expect(childOrder(xml, ['alert', 'info', 'area'])).toEqual(['areaDesc', 'polygon', 'polygon']);
+    // The outer rings only (CAP has no holes), latitude first.
+    expect((parseCap(xml).info.area as { polygon?: string[] }).polygon).toEqual([
+      '7.29,80.63 7.29,80.64 7.3,80.64 7.29,80.63',
+      '7.29,80.7 7.29,80.71 7.3,80.71 7.29,80.7',
+    ]);
   });
 
   it('names "All areas" when the event names none', () => {

@@ -21,6 +21,8 @@ export interface CapAlertInput {
   readonly references: readonly CapReference[];
   readonly profile: CapProfile;
   readonly content: CapContent;
+  /** The item's shape as CAP polygons (`lat,lon` pairs, first = last), written in its area. */
+  readonly polygons?: readonly string[];
 }
 
 /**
@@ -71,7 +73,7 @@ export function renderCapAlert(input: CapAlertInput): string {
       headline: xmlSafe(content.headline),
       description: xmlSafe(content.description),
       ...(content.instruction ? { instruction: xmlSafe(content.instruction) } : {}),
-      area: { areaDesc: xmlSafe(content.areas.join(', ') || 'All areas') },
+      area: { areaDesc: xmlSafe(content.areas.join(', ') || 'All areas'), ...(input.polygons?.length ? { polygon: [...input.polygons] } : {}) },
     },
   };
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ alert })}`;

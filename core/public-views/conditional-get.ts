@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import { noContent } from '../http/response-schemas.ts';
+import { noContent } from '../plugin-api/response-schemas.ts';
 
 export interface CacheableDocument {
   readonly body: string;

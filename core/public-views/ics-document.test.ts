@@ -38,7 +38,7 @@ describe('renderCalendar', () => {
     process.env.TZ = originalTz;
   });
 
-  it('is RFC 5545 text: CRLF line ends only, lines folded at 75 octets, text escaped, the feed zone\'s VTIMEZONE', () => {
+  it("is RFC 5545 text: CRLF line ends only, lines folded at 75 octets, text escaped, the feed zone's VTIMEZONE", () => {
     const text = renderCalendar(colombo([entry(), hostile]), options);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
@@ -59,7 +59,15 @@ describe('renderCalendar', () => {
     expect(name).toBe('Scheduled outages');
     expect(timezones).toEqual(['Asia/Colombo']);
     const [planned, cancelled] = events;
-    expect(planned).toMatchObject({ uid: 'SO-77@alerts.example.org', sequence: 0, status: 'CONFIRMED', summary: 'Planned power outage: Gampola', location: 'Gampola', tzid: 'Asia/Colombo', utcOffsetSeconds: 19_800 });
+    expect(planned).toMatchObject({
+      uid: 'SO-77@alerts.example.org',
+      sequence: 0,
+      status: 'CONFIRMED',
+      summary: 'Planned power outage: Gampola',
+      location: 'Gampola',
+      tzid: 'Asia/Colombo',
+      utcOffsetSeconds: 19_800,
+    });
     expect(planned.start.toISOString()).toBe('2026-11-24T03:30:00.000Z');
     expect(planned.end.toISOString()).toBe('2026-11-24T11:30:00.000Z');
     expect(planned.description).toBe('Reason: Maintenance\nFeeder: F3');
@@ -78,7 +86,7 @@ describe('renderCalendar', () => {
     expect(events[1].description).toBe('Reason: Tree trimming; line work\nFeeder: F9');
   });
 
-  it('writes the same bytes whatever the host\'s own time zone', () => {
+  it("writes the same bytes whatever the host's own time zone", () => {
     process.env.TZ = 'UTC';
     const inUtc = renderCalendar(colombo([entry(), hostile]), options);
     process.env.TZ = 'America/New_York';

@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { ICalCalendar, ICalEventStatus } from 'ical-generator';
+import type { FilterMatch } from '../plugin-api/feed-types.ts';
 import { compileFilter, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 import type { CalendarEntry, FeedCalendar } from '../plugin-api/public-views.ts';
 import { icsText } from './ics-text.ts';
@@ -11,13 +12,15 @@ export interface CalendarDocumentOptions {
   /** The calendar's name in calendar apps (X-WR-CALNAME). */
   readonly name: string;
   readonly filter: SubscriptionFilter;
+  /** How the feed matches its own filter fields (`contains` for all when not given). */
+  readonly matchOf?: (fieldId: string) => FilterMatch;
   /** Suggested refresh period for clients (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
   readonly refreshSeconds: number;
 }
 
 /** The entries a filter keeps, matched exactly as subscriptions match events (same compiled filter). */
-function entriesMatching(entries: readonly CalendarEntry[], filter: SubscriptionFilter): CalendarEntry[] {
-  const matches = compileFilter(filter);
+function entriesMatching(entries: readonly CalendarEntry[], filter: SubscriptionFilter, matchOf?: (fieldId: string) => FilterMatch): CalendarEntry[] {
+  const matches = compileFilter(filter, matchOf);
   return entries.filter((entry) => matches({ feedId: '', eventType: '', sourceKey: entry.id, fields: entry.fields, sourcePayload: null }));
 }
 
@@ -41,7 +44,7 @@ export function renderCalendar(calendar: FeedCalendar, options: CalendarDocument
   });
   // A nameless calendar zone keeps DTSTAMP and LAST-MODIFIED in UTC (RFC 5545 requires it) while events carry their TZID.
   if (!utc) ics.timezone({ name: null, generator: getVtimezoneComponent });
-  for (const entry of entriesMatching(calendar.entries, options.filter)) {
+  for (const entry of entriesMatching(calendar.entries, options.filter, options.matchOf)) {
     ics.createEvent({
       // UID is written as given too: a feed's id, escaped and kept on one line.
       id: icsText(`${entry.id}@${options.hostname}`),

@@ -10,7 +10,7 @@ interface EventRow extends EventColumns {
   created_at: Date | string;
 }
 
-const COLUMNS = ['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'rendered', 'created_at'];
+const COLUMNS = ['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'rendered', 'created_at', 'geometry'];
 
 const toEvent = (row: EventRow): StoredNotificationEvent => ({
   id: Number(row.id),
@@ -85,7 +85,11 @@ export async function publicEventById(db: Knex, id: number): Promise<StoredNotif
 }
 
 /** The earlier public events of the same source item (itemKey) whose types have a CAP profile, oldest first. */
-export async function earlierEventsOfItem(db: Knex, event: StoredNotificationEvent, eventTypes: readonly string[]): Promise<Array<{ id: number; createdAt: Date }>> {
+export async function earlierEventsOfItem(
+  db: Knex,
+  event: StoredNotificationEvent,
+  eventTypes: readonly string[],
+): Promise<Array<{ id: number; createdAt: Date }>> {
   const types = eventTypes.filter((type) => type !== TEST_EVENT_TYPE);
   if (types.length === 0) return [];
   const rows: Array<{ id: string | number; created_at: Date | string }> = await db('notification_events')

@@ -8,8 +8,8 @@ const List = (description: string) => Type.Optional(Type.String({ maxLength: 200
 
 /** `?areas=Kandy,Gampola&feeders=F3`: the optional filters of the public calendar and Atom feed. */
 export const ViewFilterQuery = Type.Object({
-  areas: List('Comma-separated area keywords, matched like a subscription\'s locationKeywords (a substring of the areas, case-insensitive).'),
-  feeders: List('Comma-separated feeders, matched like a subscription\'s feeders (equal, case-insensitive).'),
+  areas: List("Comma-separated area keywords, matched like a subscription's locationKeywords (a substring of the areas, case-insensitive)."),
+  feeders: List("Comma-separated feeders, matched like a subscription's feeders (equal, case-insensitive)."),
 });
 export type ViewFilterQuery = Static<typeof ViewFilterQuery>;
 
@@ -19,7 +19,10 @@ const CONTROL = /[\u0000-\u001F\u007F]/;
 function terms(name: string, value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   if (CONTROL.test(value) || !value.isWellFormed()) throw new Errors.InvalidField(`querystring/${name} must not hold control characters or lone surrogates`);
-  const list = value.split(',').map((term) => term.trim()).filter((term) => term !== '');
+  const list = value
+    .split(',')
+    .map((term) => term.trim())
+    .filter((term) => term !== '');
   if (list.length > MAX_TERMS) throw new Errors.InvalidField(`querystring/${name} must not list more than ${MAX_TERMS} values`);
   const long = list.find((term) => term.length > MAX_TERM_LENGTH);
   if (long !== undefined) throw new Errors.InvalidField(`querystring/${name}: "${long.slice(0, 20)}…" is longer than ${MAX_TERM_LENGTH} characters`);

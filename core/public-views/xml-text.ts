@@ -11,10 +11,5 @@ export function xmlSafe(text: string): string {
 
 /** Plain text as HTML (Atom `type="html"`): escaped, line breaks kept. */
 export function plainTextAsHtml(text: string): string {
-  return xmlSafe(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\r?\n/g, '<br/>\n');
+  return xmlSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r?\n/g, '<br/>\n');
 }

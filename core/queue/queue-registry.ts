@@ -2,7 +2,7 @@ import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
-import { QueueWorker, type QueueWorkerOptions } from './queue-worker.ts';
+import { QueueWorker, type QueueRoom } from './queue-worker.ts';
 import type { Wakeups } from './wakeups.ts';
 
 /** A queue as its owner drives it. */
@@ -18,7 +18,8 @@ export interface QueueHandle<TItem = unknown, TOutcome = unknown> {
   work(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]>;
 }
 
-export type QueueDefinition<TItem, TOutcome> = PluginQueueDefinition<TItem, TOutcome>;
+/** A queue as core defines it: a plugin's definition, and for core's own queues room shared with their owner. */
+export type QueueDefinition<TItem, TOutcome> = PluginQueueDefinition<TItem, TOutcome> & { readonly room?: QueueRoom };
 
 /** `delivery-email.outbox` → `queue_delivery_email_outbox`: a LISTEN channel of its own per queue. */
 const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`.slice(0, 63);
@@ -31,6 +32,7 @@ const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-
 export class QueueRegistry {
   readonly #wakeups: Wakeups;
   readonly #log: FastifyBaseLogger;
+  // biome-ignore lint/suspicious/noExplicitAny: workers of any plugin queue's item and result types
   readonly #queues = new Map<string, { worker: QueueWorker<any, any>; sweepSeconds: number; unlisten?: () => void }>();
 
   constructor(wakeups: Wakeups, log: FastifyBaseLogger) {
@@ -48,7 +50,10 @@ export class QueueRegistry {
       notify: async (trx) => {
         await this.#wakeups.notify(channel, trx);
         // Here as well, at once after the commit: this instance's LISTEN connection may still be on its way.
-        trx.executionPromise.then(() => worker.wake(), () => undefined);
+        trx.executionPromise.then(
+          () => worker.wake(),
+          () => undefined,
+        );
       },
       wake: () => worker.wake(),
       drain: () => worker.drain(),

@@ -14,7 +14,10 @@ function memoryStore(clock: { now: number }) {
   const worked: string[] = [];
   const store: LeasedQueueStore<string, string> = {
     async lease(limit) {
-      const ready = [...due].filter(([, at]) => at <= clock.now).slice(0, limit).map(([item]) => item);
+      const ready = [...due]
+        .filter(([, at]) => at <= clock.now)
+        .slice(0, limit)
+        .map(([item]) => item);
       for (const item of ready) due.delete(item);
       return ready;
     },
@@ -88,7 +91,13 @@ describe('QueueWorker: the timer for the next due item', () => {
     const clock = { now: 0 };
     const { store, due, worked } = memoryStore(clock);
     let asked = 0;
-    const counting: LeasedQueueStore<string, string> = { ...store, nextDueInMs: () => ((asked += 1), store.nextDueInMs()) };
+    const counting: LeasedQueueStore<string, string> = {
+      ...store,
+      nextDueInMs: () => {
+        asked += 1;
+        return store.nextDueInMs();
+      },
+    };
     const worker = workerOn(counting, 60);
     worker.start();
     due.set('lapsed', 0);

@@ -1,10 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BatchTally, PluginQueueDefinition } from '../plugin-api/queue-types.ts';
+import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 
-/** A queue's definition as its owner declares it, and the logger it writes to. */
+/**
+ * Room for batches shared with work the queue's owner leases itself (a
+ * delivery lane's take-overs): with it, a drain asks for room before each
+ * lease instead of counting its own batches in flight.
+ */
+export interface QueueRoom {
+  acquire(): Promise<void>;
+  release(): void;
+}
+
+/** A queue's definition as its owner declares it (core's queues may share room), and the logger it writes to. */
 export interface QueueWorkerOptions<TItem, TOutcome> extends PluginQueueDefinition<TItem, TOutcome> {
   readonly log: FastifyBaseLogger;
+  readonly room?: QueueRoom;
 }
 
 const MIN_TIMER_MS = 250;
@@ -22,7 +33,7 @@ export class QueueWorker<TItem, TOutcome> {
   readonly #options: QueueWorkerOptions<TItem, TOutcome>;
   readonly #abort = new AbortController();
   #loop: Promise<void> | null = null;
-  /** Batches its owner leased and handed over (work()), still under way. */
+  /** Batches its owner leased and started (work()), still under way. */
   readonly #outside = new Set<Promise<unknown>>();
   #requested = false;
   #started = false;
@@ -71,7 +82,12 @@ export class QueueWorker<TItem, TOutcome> {
     if (batch.length === 0) return [];
     const working = this.#workAndSettle(batch, token);
     // Shutdown waits for these too: their rows are leased, and settled only here.
-    const tracked: Promise<unknown> = working.then(() => undefined, () => undefined).finally(() => this.#outside.delete(tracked));
+    const tracked: Promise<unknown> = working
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.#outside.delete(tracked));
     this.#outside.add(tracked);
     return working;
   }
@@ -88,7 +104,8 @@ export class QueueWorker<TItem, TOutcome> {
       }),
     ]);
     clearTimeout(timer);
-    if (gaveUp) this.#options.log.warn({ queue: this.name }, 'shutdown: a batch was still running after the grace period; its rows are retaken after their lease');
+    if (gaveUp)
+      this.#options.log.warn({ queue: this.name }, 'shutdown: a batch was still running after the grace period; its rows are retaken after their lease');
   }
 
   async #run(): Promise<void> {
@@ -109,20 +126,30 @@ export class QueueWorker<TItem, TOutcome> {
   }
 
   async #drainOnce(): Promise<void> {
-    const { store, batchSize } = this.#options;
+    const { store, batchSize, room } = this.#options;
     const limit = Math.max(1, this.#options.batchesInFlight ?? 1);
     const inFlight = new Set<Promise<unknown>>();
     let failure: unknown;
     while (!this.stopped && failure === undefined) {
       const token = randomUUID();
-      const batch = await store.lease(batchSize, token);
-      if (batch.length === 0) break;
+      await room?.acquire();
+      const batch = await store.lease(batchSize, token).catch((err: unknown) => {
+        room?.release();
+        throw err;
+      });
+      if (batch.length === 0) {
+        room?.release();
+        break;
+      }
       const working: Promise<unknown> = this.#workAndSettle(batch, token)
         .catch((err: unknown) => void (failure ??= err))
-        .finally(() => inFlight.delete(working));
+        .finally(() => {
+          inFlight.delete(working);
+          room?.release();
+        });
       inFlight.add(working);
       if (batch.length < batchSize) break;
-      if (inFlight.size >= limit) await Promise.race(inFlight);
+      if (!room && inFlight.size >= limit) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
     if (failure !== undefined) throw failure;
@@ -131,9 +158,12 @@ export class QueueWorker<TItem, TOutcome> {
   async #workAndSettle(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]> {
     const { store, leaseSeconds, log } = this.#options;
     const started = performance.now();
-    const heartbeat = setInterval(() => {
-      store.renew(token).catch((err: unknown) => log.warn({ err, queue: this.name }, 'lease renewal failed'));
-    }, (leaseSeconds * 1000) / 3);
+    const heartbeat = setInterval(
+      () => {
+        store.renew(token).catch((err: unknown) => log.warn({ err, queue: this.name }, 'lease renewal failed'));
+      },
+      (leaseSeconds * 1000) / 3,
+    );
     heartbeat.unref();
     let outcomes: readonly TOutcome[];
     try {

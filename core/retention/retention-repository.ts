@@ -6,24 +6,13 @@ import type { Knex } from 'knex';
  * rows it removed (0: nothing is left).
  */
 
-/** Settled ledger rows (delivered, failed, superseded, merged into a catch-up) created before the cutoff. */
-export async function deleteSettledDeliveries(db: Knex, cutoff: Date, limit: number): Promise<number> {
-  const result = await db.raw(
-    `DELETE FROM notification_delivery_ledger WHERE id IN (
-       SELECT id FROM notification_delivery_ledger
-        WHERE status IN ('delivered', 'failed', 'superseded', 'merged') AND created_at < ?
-        ORDER BY created_at LIMIT ?)`,
-    [cutoff, limit],
-  );
-  return Number(result.rowCount ?? 0);
-}
-
-/** Events created before the cutoff whose fan-out is done and that no ledger row references any more. */
+/** Events created before the cutoff whose fan-out is done in every lane, not held for an operator, and that no ledger row references any more. */
 export async function deleteUnreferencedEvents(db: Knex, cutoff: Date, limit: number): Promise<number> {
   const result = await db.raw(
     `DELETE FROM notification_events WHERE id IN (
        SELECT e.id FROM notification_events e
-        WHERE e.created_at < ? AND e.fanout_status = 'done' AND e.hold_status IS DISTINCT FROM 'held'
+        WHERE e.created_at < ? AND e.hold_status IS DISTINCT FROM 'held'
+          AND NOT EXISTS (SELECT 1 FROM notification_fanouts f WHERE f.event_id = e.id)
           AND NOT EXISTS (SELECT 1 FROM notification_delivery_ledger l WHERE l.event_id = e.id)
         ORDER BY e.created_at LIMIT ?)`,
     [cutoff, limit],

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
-import { drainInBatches } from './drain-in-batches.ts';
-import { deleteEndedConsoleSessions, deletePastCounters, deleteSettledDeliveries, deleteUnreferencedEvents } from './retention-repository.ts';
+import { drainInBatches } from '../plugin-api/drain-in-batches.ts';
+import { purgeLaneMinutes, purgeSettled } from '../ledger/index.ts';
+import { deleteEndedConsoleSessions, deletePastCounters, deleteUnreferencedEvents } from './retention-repository.ts';
 
 export const RETENTION_WORKER = 'core.retention';
 
@@ -35,10 +36,11 @@ export function retentionWorker(db: Knex, settings: RetentionSettings, now: () =
       const at = now();
       const cutoff = new Date(at.getTime() - settings.Days * 24 * 3600 * 1000);
       const removed = { deliveries: 0, events: 0, counters: 0 };
-      removed.deliveries = await drainInBatches(settings.BatchSize, signal, (limit) => deleteSettledDeliveries(db, cutoff, limit));
+      removed.deliveries = await drainInBatches(settings.BatchSize, signal, (limit) => purgeSettled(db, cutoff, limit));
       removed.events = await drainInBatches(settings.BatchSize, signal, (limit) => deleteUnreferencedEvents(db, cutoff, limit));
       removed.counters = await deletePastCounters(db, at.toISOString().slice(0, 10));
       removed.counters += await deleteEndedConsoleSessions(db, at);
+      removed.counters += await purgeLaneMinutes(db);
       if (removed.deliveries + removed.events + removed.counters > 0) log.info({ ...removed, olderThan: cutoff.toISOString() }, 'retention removed old rows');
     },
   };

@@ -38,10 +38,11 @@ export class WorkerLeases {
   }
 
   async heartbeat(name: string): Promise<void> {
-    await this.#db.raw(
-      'UPDATE worker_leases SET lease_until = now() + make_interval(secs => ?) WHERE name = ? AND lease_owner = ?',
-      [LEASE_SECONDS, name, this.#owner],
-    );
+    await this.#db.raw('UPDATE worker_leases SET lease_until = now() + make_interval(secs => ?) WHERE name = ? AND lease_owner = ?', [
+      LEASE_SECONDS,
+      name,
+      this.#owner,
+    ]);
   }
 
   async release(name: string, error: string | null): Promise<void> {

@@ -34,7 +34,12 @@ describe('checkCreateLimits', () => {
     ['an email address under its verification limit', email(anonymous), usage({ verificationsToday: 2 }), null],
     ['an email address at its verification limit', email(anonymous), usage({ verificationsToday: 3 }), ['MaxVerificationsPerAddressPerDay', 3600]],
     ['the verification limit holds for users', email(user), usage({ verificationsToday: 3 }), ['MaxVerificationsPerAddressPerDay', 3600]],
-    ['the verification limit holds on loopback in development', email(anonymous, false), usage({ verificationsToday: 3 }), ['MaxVerificationsPerAddressPerDay', 3600]],
+    [
+      'the verification limit holds on loopback in development',
+      email(anonymous, false),
+      usage({ verificationsToday: 3 }),
+      ['MaxVerificationsPerAddressPerDay', 3600],
+    ],
     ['push needs no verification', push(anonymous), usage({ verificationsToday: 30 }), null],
   ] as const)('%s', (_name, context, counts, expected) => {
     const found = checkCreateLimits(context, counts, limits, now);
@@ -91,14 +96,34 @@ describe('judgeCreates: a batch judged as if its creates ran one after another',
 
   it.each([
     ['an empty batch', [], stored({}), []],
-    ['one address: the fourth of a batch hits the daily limit', [anonymousAt('a'), anonymousAt('a'), anonymousAt('a'), anonymousAt('a')], stored({}), ['ok', 'ok', 'ok', 'MaxPerIpPerDay']],
+    [
+      'one address: the fourth of a batch hits the daily limit',
+      [anonymousAt('a'), anonymousAt('a'), anonymousAt('a'), anonymousAt('a')],
+      stored({}),
+      ['ok', 'ok', 'ok', 'MaxPerIpPerDay'],
+    ],
     ['the stored usage counts first', [anonymousAt('a'), anonymousAt('a')], stored({ liveByIp: { a: 2 } }), ['ok', 'MaxPerIp']],
     ['the daily count is judged before the live count', [anonymousAt('a')], stored({ createdTodayByIp: { a: 3 } }), ['MaxPerIpPerDay']],
     ['addresses count apart', [anonymousAt('a'), anonymousAt('b'), anonymousAt('a')], stored({ liveByIp: { a: 2, b: 2 } }), ['ok', 'ok', 'MaxPerIp']],
-    ['a refused create adds nothing', [anonymousAt('a', 'x'), anonymousAt('a', 'y'), anonymousAt('b', 'y')], stored({ liveByIp: { a: 2 }, verificationsToday: { y: 2 } }), ['ok', 'MaxPerIp', 'ok']],
-    ['users count per account, not per address', [userAt('a'), userAt('a'), userAt('a')], stored({ liveByIp: { a: 9 } }), ['ok', 'ok', 'MaxSubscriptionsPerUser']],
+    [
+      'a refused create adds nothing',
+      [anonymousAt('a', 'x'), anonymousAt('a', 'y'), anonymousAt('b', 'y')],
+      stored({ liveByIp: { a: 2 }, verificationsToday: { y: 2 } }),
+      ['ok', 'MaxPerIp', 'ok'],
+    ],
+    [
+      'users count per account, not per address',
+      [userAt('a'), userAt('a'), userAt('a')],
+      stored({ liveByIp: { a: 9 } }),
+      ['ok', 'ok', 'MaxSubscriptionsPerUser'],
+    ],
     ["a user's creates leave the address's counts alone", [userAt('a'), anonymousAt('a')], stored({ liveByIp: { a: 2 } }), ['ok', 'ok']],
-    ['one destination address, whoever asks', [anonymousAt('a', 'x'), anonymousAt('b', 'x'), userAt('c', 'x'), anonymousAt('d', 'x')], stored({}), ['ok', 'ok', 'ok', 'MaxVerificationsPerAddressPerDay']],
+    [
+      'one destination address, whoever asks',
+      [anonymousAt('a', 'x'), anonymousAt('b', 'x'), userAt('c', 'x'), anonymousAt('d', 'x')],
+      stored({}),
+      ['ok', 'ok', 'ok', 'MaxVerificationsPerAddressPerDay'],
+    ],
   ] as const)('%s', (_name, candidates, before, expected) => {
     expect(verdicts([...candidates], before)).toEqual(expected);
   });
@@ -107,7 +132,12 @@ describe('judgeCreates: a batch judged as if its creates ran one after another',
     const batch = [anonymousAt('a', 'x'), userAt('a'), anonymousAt('a'), anonymousAt('a', 'x'), userAt('b', 'x'), anonymousAt('a'), userAt('a')];
     const usage = { liveByIp: 1, createdTodayByIp: 1, liveByUser: 0, verificationsToday: 1 };
     const one = batch.map((candidate) => {
-      const alone = { liveByIp: usage.liveByIp, createdTodayByIp: usage.createdTodayByIp, liveByUser: usage.liveByUser, verificationsToday: candidate.verifiedAddress ? usage.verificationsToday : 0 };
+      const alone = {
+        liveByIp: usage.liveByIp,
+        createdTodayByIp: usage.createdTodayByIp,
+        liveByUser: usage.liveByUser,
+        verificationsToday: candidate.verifiedAddress ? usage.verificationsToday : 0,
+      };
       const breach = checkCreateLimits(candidate, alone, limits, now);
       if (!breach) {
         if (candidate.owner === null) {

@@ -58,7 +58,7 @@ const breach = (message: string, key: keyof SubscriptionLimits, retryAfterSecond
 });
 
 /**
- * Contracts §5, pure: anonymous callers are held to MaxPerIp live
+ * The create limits (pure): anonymous callers are held to MaxPerIp live
  * subscriptions and MaxPerIpPerDay creates per UTC day; authenticated users
  * to MaxSubscriptionsPerUser live subscriptions, and not to the address
  * limits; a subscription that sends a verification email to at most

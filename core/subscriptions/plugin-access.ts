@@ -3,12 +3,17 @@ import type { Knex } from 'knex';
 import { Errors } from '../errors.ts';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import type { LedgerAccess, SubscriptionAccess, SubscriptionState } from '../plugin-api/core-ports.ts';
-import { pgArray as array } from '../db/pg-array.ts';
-import { toRecipient } from '../pipeline/delivery/recipient.ts';
+import { pgArray as array } from '../plugin-api/pg-array.ts';
+import { toRecipient } from '../delivery/index.ts';
+import { reopenQueued, settleQueued, type QueuedSettlement } from '../ledger/index.ts';
 import { activeAmong, findSubscription, subscriptionsTo, type SubscriptionRecord } from './subscription-repository.ts';
 import { authorizeAccess } from './subscription-policy.ts';
 
-const stateOf = (row: SubscriptionRecord): SubscriptionState => ({ ...toRecipient(row.id, row), isActive: row.is_active, pendingVerification: row.pending_verification });
+const stateOf = (row: SubscriptionRecord): SubscriptionState => ({
+  ...toRecipient(row.id, row),
+  isActive: row.is_active,
+  pendingVerification: row.pending_verification,
+});
 
 /** Core's subscription table as plugins may see and change it; `authenticate` reads a request's caller. */
 export function createSubscriptionAccess(db: Knex, authenticate: (request: FastifyRequest) => Caller): SubscriptionAccess {
@@ -38,41 +43,15 @@ export function createSubscriptionAccess(db: Knex, authenticate: (request: Fasti
 }
 
 /** What the ledger settled for a target: each row's provider, outcome and its event's age at delivery (metrics). */
-export type LedgerSettledObserver = (rows: ReadonlyArray<{ provider: string; status: 'delivered' | 'failed'; latencySeconds: number | null }>) => void;
+export type LedgerSettledObserver = (rows: readonly QueuedSettlement[]) => void;
 
-/** Lets a transactional target record the final outcome of the rows it queued. */
+/** The ledger as a transactional target reaches it: it settles the rows it took, and reopens those an operator requeued in it. */
 export function createLedgerAccess(db: Knex, onSettled?: LedgerSettledObserver): LedgerAccess {
   return {
     async settle(outcomes, trx) {
-      if (outcomes.length === 0) return;
-      const bindings = [array(outcomes.map((o) => o.ledgerId)), array(outcomes.map((o) => o.kind)), array(outcomes.map((o) => o.reason ?? null))];
-      const set = `SET status = v.status, last_error = v.err, delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END`;
-      if (!onSettled) {
-        await (trx ?? db).raw(
-          `UPDATE notification_delivery_ledger l ${set}
-             FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err)
-            WHERE l.id = v.id AND l.status = 'queued'`,
-          bindings,
-        );
-        return;
-      }
-      // The event's age at delivery is what the observer is told (metrics): only then is the event joined.
-      const result = await (trx ?? db).raw(
-        `UPDATE notification_delivery_ledger l ${set}
-           FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err), notification_events e
-          WHERE l.id = v.id AND l.status = 'queued' AND e.id = l.event_id
-          RETURNING l.provider, l.status, EXTRACT(EPOCH FROM l.delivered_at - e.created_at) AS seconds`,
-        bindings,
-      );
-      const rows = result.rows as Array<{ provider: string; status: 'delivered' | 'failed'; seconds: string | number | null }>;
-      onSettled(rows.map((row) => ({ provider: row.provider, status: row.status, latencySeconds: row.seconds === null ? null : Number(row.seconds) })));
+      const settled = await settleQueued(trx ?? db, outcomes, onSettled !== undefined);
+      if (settled.length > 0) onSettled?.(settled);
     },
-    async reopen(ledgerIds, trx) {
-      if (ledgerIds.length === 0) return;
-      await (trx ?? db)('notification_delivery_ledger')
-        .whereRaw('id = ANY(?::bigint[])', [array(ledgerIds)])
-        .where({ status: 'failed' })
-        .update({ status: 'queued', last_error: null });
-    },
+    reopen: (ledgerIds, trx) => reopenQueued(trx ?? db, ledgerIds),
   };
 }

@@ -3,7 +3,8 @@ import { Errors } from '../errors.ts';
 import { stripBidiControls } from '../plugin-api/user-text.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
-import { FILTER_FIELD_OF, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { filterFieldsOf, isLegacyFilterId } from '../plugins/filter-fields.ts';
+import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -28,8 +29,8 @@ export function checkDisplayName(value: string, field = 'body/displayName'): str
 
 /**
  * What the JSON schema cannot know: the feed exists, the event types are
- * the feed's, and each filter property targets a field the feed can be
- * filtered by. Throws a 400 naming the field.
+ * the feed's, and each filter property (`feeders`, `fields.route`) is a
+ * field the feed declares. Throws a 400 naming the field.
  */
 export function checkFilterAgainstFeed(feedId: string, feed: FeedPluginManifest | undefined, filter: SubscriptionFilter): void {
   if (!feed) throw new Errors.UnknownFeed(feedId);
@@ -38,11 +39,19 @@ export function checkFilterAgainstFeed(feedId: string, feed: FeedPluginManifest 
       throw new Errors.InvalidField(`body/filter/eventTypes/${index}: "${type}" is not an event type of ${feedId} (${feed.feed.eventTypes.join(', ')})`);
     }
   });
-  for (const [property, field] of Object.entries(FILTER_FIELD_OF)) {
-    const values = filter[property as keyof SubscriptionFilter];
-    if (field && values && values.length > 0 && !feed.feed.filterableFields.includes(field)) {
-      throw new Errors.InvalidField(`body/filter/${property}: ${feedId} cannot be filtered by ${field}`);
-    }
+  const declared = filterFieldsOf(feed.feed).map((field) => field.id);
+  const cannot = (at: string, id: string) => {
+    const offer =
+      declared.length === 0
+        ? 'it declares no filter fields'
+        : `its filter fields are ${declared.map((known) => (isLegacyFilterId(known) ? known : `fields.${known}`)).join(', ')}`;
+    return new Errors.InvalidField(`body/filter/${at}: ${feedId} cannot be filtered by ${id} (${offer})`);
+  };
+  for (const id of ['feeders', 'locationKeywords', 'keywords'] as const) {
+    if ((filter[id]?.length ?? 0) > 0 && !declared.includes(id)) throw cannot(id, id);
+  }
+  for (const id of Object.keys(filter.fields ?? {})) {
+    if (isLegacyFilterId(id) || !declared.includes(id)) throw cannot(`fields/${id}`, id);
   }
 }
 
@@ -86,7 +95,8 @@ export function checkPreferences(preferences: SubscriberPreferences): Subscriber
   const quiet = preferences.quietHours;
   if (quiet) {
     if (quiet.timeZone !== undefined) checkZone(quiet.timeZone, 'body/preferences/quietHours/timeZone');
-    if (quiet.start === quiet.end) throw new Errors.InvalidField('body/preferences/quietHours/end must differ from start (a start after the end wraps midnight)');
+    if (quiet.start === quiet.end)
+      throw new Errors.InvalidField('body/preferences/quietHours/end must differ from start (a start after the end wraps midnight)');
   }
   return preferences;
 }

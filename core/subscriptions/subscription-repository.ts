@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { pgArray as array } from '../db/pg-array.ts';
+import { pgArray as array } from '../plugin-api/pg-array.ts';
 import type { UsageByKey } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
-import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { wherePlacesOnly, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { placeCells } from '../places/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -27,6 +28,14 @@ export interface SubscriptionRecord {
 
 export type NewSubscription = Omit<SubscriptionRecord, 'id' | 'created_at'>;
 
+/**
+ * The cells a subscription is indexed by (a bigint[] literal), when its
+ * "where" is places alone; null otherwise (it is read for every event).
+ */
+export function placeCellsOf(filter: SubscriptionFilter | null | undefined): string | null {
+  return wherePlacesOnly(filter) ? `{${placeCells(filter!.places!).join(',')}}` : null;
+}
+
 const TABLE = 'notification_subscriptions';
 export async function findSubscription(db: Db, publicId: string): Promise<SubscriptionRecord | undefined> {
   return db(TABLE).where({ public_id: publicId }).first();
@@ -42,12 +51,7 @@ export async function subscriptionsTo(db: Db, provider: string, destination: str
   return db(TABLE).where({ provider, destination }).orderBy('id');
 }
 
-/** Which of these subscriptions are active now: one statement, the ids as one array. */
-export async function activeAmong(db: Db, subscriptionIds: readonly number[]): Promise<Set<number>> {
-  if (subscriptionIds.length === 0) return new Set();
-  const result = await db.raw('SELECT id FROM notification_subscriptions WHERE id = ANY(?::bigint[]) AND is_active', [array([...new Set(subscriptionIds)])]);
-  return new Set((result.rows as Array<{ id: string | number }>).map((row) => Number(row.id)));
-}
+export { activeAmong } from '../delivery/active-subscriptions.ts';
 
 /** Changes what a subscriber may change (its name, its filter); answers the row as stored. */
 export async function updateSubscription(
@@ -57,7 +61,10 @@ export async function updateSubscription(
 ): Promise<SubscriptionRecord> {
   const values: Record<string, unknown> = { updated_at: db.fn.now() };
   if (change.display_name !== undefined) values.display_name = change.display_name;
-  if (change.filter_json !== undefined) values.filter_json = JSON.stringify(change.filter_json);
+  if (change.filter_json !== undefined) {
+    values.filter_json = JSON.stringify(change.filter_json);
+    values.place_cells = db.raw('?::bigint[]', [placeCellsOf(change.filter_json)]);
+  }
   if (change.preferences !== undefined) values.preferences = JSON.stringify(change.preferences);
   const [row] = await db(TABLE).where({ id }).update(values).returning('*');
   return row as SubscriptionRecord;
@@ -68,14 +75,39 @@ export async function deleteSubscription(db: Db, id: number): Promise<void> {
 }
 
 const NEW_COLUMNS = [
-  'public_id', 'display_name', 'feed_id', 'filter_json', 'preferences', 'provider', 'destination', 'scope', 'is_active', 'pending_verification',
-  'owner_user_id', 'created_ip', 'manage_token_hash',
+  'public_id',
+  'display_name',
+  'feed_id',
+  'filter_json',
+  'preferences',
+  'provider',
+  'destination',
+  'scope',
+  'is_active',
+  'pending_verification',
+  'owner_user_id',
+  'created_ip',
+  'manage_token_hash',
+  'place_cells',
 ] as const;
-// The arrays' types (the filter goes as text and is cast in the statement).
+// The arrays' types (the filter and the cells go as text and are cast in the statement).
 const COLUMN_TYPES: Record<(typeof NEW_COLUMNS)[number], string> = {
-  public_id: 'text', display_name: 'text', feed_id: 'text', filter_json: 'text', preferences: 'text', provider: 'text', destination: 'text', scope: 'text',
-  is_active: 'boolean', pending_verification: 'boolean', owner_user_id: 'text', created_ip: 'text', manage_token_hash: 'text',
+  public_id: 'text',
+  display_name: 'text',
+  feed_id: 'text',
+  filter_json: 'text',
+  preferences: 'text',
+  provider: 'text',
+  destination: 'text',
+  scope: 'text',
+  is_active: 'boolean',
+  pending_verification: 'boolean',
+  owner_user_id: 'text',
+  created_ip: 'text',
+  manage_token_hash: 'text',
+  place_cells: 'text',
 };
+const CASTS: Partial<Record<(typeof NEW_COLUMNS)[number], string>> = { filter_json: 'jsonb', preferences: 'jsonb', place_cells: 'bigint[]' };
 
 /**
  * Serialises creates of the same addresses, users or destinations across
@@ -95,10 +127,9 @@ export async function lockCreatesOf(trx: Knex.Transaction, keys: readonly string
  * statement; it never waits, so it can be part of no wait cycle.
  */
 export async function tryLockCreatesOf(trx: Knex.Transaction, keys: readonly string[]): Promise<Set<string>> {
-  const result = await trx.raw(
-    'SELECT k, pg_try_advisory_xact_lock(hashtext(k)) AS taken FROM unnest(?::text[]) AS k',
-    [array([...new Set(keys)].map(lockName))],
-  );
+  const result = await trx.raw('SELECT k, pg_try_advisory_xact_lock(hashtext(k)) AS taken FROM unnest(?::text[]) AS k', [
+    array([...new Set(keys)].map(lockName)),
+  ]);
   return new Set((result.rows as Array<{ k: string; taken: boolean }>).filter((row) => !row.taken).map((row) => row.k.slice(LOCK_PREFIX.length)));
 }
 
@@ -146,7 +177,13 @@ export async function insertCreated(
 ): Promise<SubscriptionRecord[]> {
   if (creates.length === 0) return [];
   const columns = NEW_COLUMNS.map((column) =>
-    creates.map(({ row }) => (column === 'filter_json' || column === 'preferences' ? JSON.stringify(row[column]) : row[column])),
+    creates.map(({ row }) =>
+      column === 'place_cells'
+        ? placeCellsOf(row.filter_json)
+        : column === 'filter_json' || column === 'preferences'
+          ? JSON.stringify(row[column])
+          : row[column],
+    ),
   );
   const tally = (keys: Array<string | null>) => {
     const counts = new Map<string, number>();
@@ -165,7 +202,7 @@ export async function insertCreated(
        SELECT address, ?::date, n FROM unnest(?::text[], ?::int[]) AS v(address, n)
        ON CONFLICT (address_sha256, day) DO UPDATE SET count = subscription_verification_counters.count + excluded.count)
      INSERT INTO notification_subscriptions (${NEW_COLUMNS.join(', ')})
-     SELECT ${NEW_COLUMNS.map((column) => (column === 'filter_json' || column === 'preferences' ? `${column}::jsonb` : column)).join(', ')}
+     SELECT ${NEW_COLUMNS.map((column) => (CASTS[column] ? `${column}::${CASTS[column]}` : column)).join(', ')}
        FROM unnest(${NEW_COLUMNS.map((column) => `?::${COLUMN_TYPES[column]}[]`).join(', ')}) AS n(${NEW_COLUMNS.join(', ')})
      RETURNING *`,
     [day, array(createIps), array(createCounts), day, array(verified), array(verifiedCounts), ...columns.map(array)],

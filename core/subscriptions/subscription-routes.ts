@@ -2,8 +2,16 @@ import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
-import { errorResponses, noContent } from '../http/response-schemas.ts';
-import { createBodySchema, createdSchema, type DeclaredProperties, PublicIdParams, SubscriptionSchema, TestResultSchema, UpdateBodySchema } from './subscription-schemas.ts';
+import { errorResponses, noContent } from '../plugin-api/response-schemas.ts';
+import {
+  createBodySchema,
+  createdSchema,
+  type DeclaredProperties,
+  PublicIdParams,
+  SubscriptionSchema,
+  TestResultSchema,
+  UpdateBodySchema,
+} from './subscription-schemas.ts';
 import type { CreateRequest, SubscriptionService, UpdateRequest } from './subscription-service.ts';
 
 export interface SubscriptionRouteOptions {
@@ -50,7 +58,8 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
     {
       schema: {
         summary: 'Every subscription one manage token manages',
-        description: 'A person\'s alerts: the subscriptions created with, or joined to, this X-Subscription-Token, oldest first. 401 without a token, 403 when it manages none.',
+        description:
+          "A person's alerts: the subscriptions created with, or joined to, this X-Subscription-Token, oldest first. 401 without a token, 403 when it manages none.",
         tags,
         security: [MANAGE_TOKEN],
         response: { 200: Type.Array(SubscriptionSchema), ...errorResponses(401, 403) },

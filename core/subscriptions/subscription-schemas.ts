@@ -1,9 +1,23 @@
 import Type, { type TSchema } from 'typebox';
 import { LOCALES } from '../plugin-api/messages.ts';
+import { DEFAULT_RADIUS_METERS, MAX_PLACE_NAME, MAX_PLACES, MAX_RADIUS_METERS } from '../places/index.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Term = Type.String({ minLength: 1, maxLength: 100 });
 const TermList = Type.Array(Term, { maxItems: 50 });
+
+/** A place a subscriber gives: its point, how far around it counts, and a name of theirs. */
+export const PlaceSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_PLACE_NAME, description: 'The subscriber\'s own name for it ("Home").' })),
+    lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude, WGS 84.' }),
+    lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude, WGS 84.' }),
+    radiusMeters: Type.Optional(
+      Type.Number({ minimum: 0, maximum: MAX_RADIUS_METERS, description: `How far around the point counts, in metres (default ${DEFAULT_RADIUS_METERS}).` }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const FilterSchema = Type.Object(
   {
@@ -11,6 +25,21 @@ export const FilterSchema = Type.Object(
     locationKeywords: Type.Optional(TermList),
     keywords: Type.Optional(TermList),
     eventTypes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
+    places: Type.Optional(
+      Type.Array(PlaceSchema, {
+        maxItems: MAX_PLACES,
+        description:
+          "Where the subscriber is: an event whose shape comes within a place's radius matches. With locationKeywords, either one matching is enough.",
+      }),
+    ),
+    fields: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]{0,39}$' }), TermList, {
+        maxProperties: 20,
+        additionalProperties: false,
+        description:
+          'Values per filter field the feed declares (its catalog entry\'s filterFields whose property is fields.<id>): `{ "route": ["12", "138"] }`. Any value of a field may match; every field set must.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -24,12 +53,18 @@ export const PreferencesSchema = Type.Object(
     quietHours: Type.Optional(
       Type.Object(
         { start: LocalTime, end: LocalTime, timeZone: Type.Optional(Zone) },
-        { additionalProperties: false, description: 'Alerts that are not urgent wait until the end, then come as one catch-up message. A start after the end wraps midnight.' },
+        {
+          additionalProperties: false,
+          description: 'Alerts that are not urgent wait until the end, then come as one catch-up message. A start after the end wraps midnight.',
+        },
       ),
     ),
     timeZone: Type.Optional(Zone),
     language: Type.Optional(
-      Type.String({ enum: LOCALES.map((locale) => locale.code), description: 'The language of every message, email, text and verification for this subscription: a code GET /api/locales lists.' }),
+      Type.String({
+        enum: LOCALES.map((locale) => locale.code),
+        description: 'The language of every message, email, text and verification for this subscription: a code GET /api/locales lists.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -61,8 +96,18 @@ export function createBodySchema(providers: readonly string[], deliveryPropertie
       additionalProperties: false,
       // Shown in the API docs, and the starting point of the hostile-input tests' mutations.
       examples: [
-        { displayName: 'Kandy outages', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'], feeders: ['F12'], keywords: ['line'] }, delivery: { provider: 'Push' } },
-        { displayName: 'Home', feedId: 'utility.scheduled-outages', filter: { eventTypes: ['NewEntry'] }, delivery: { provider: 'Email', destination: 'me@example.org' } },
+        {
+          displayName: 'Kandy outages',
+          feedId: 'utility.power-outages',
+          filter: { locationKeywords: ['Kandy'], feeders: ['F12'], keywords: ['line'] },
+          delivery: { provider: 'Push' },
+        },
+        {
+          displayName: 'Home',
+          feedId: 'utility.scheduled-outages',
+          filter: { eventTypes: ['NewEntry'] },
+          delivery: { provider: 'Email', destination: 'me@example.org' },
+        },
       ],
     },
   );
@@ -92,7 +137,9 @@ export const SubscriptionSchema = Type.Object({
   isActive: Type.Boolean(),
   subscribeUrl: Type.Union([Type.String(), Type.Null()]),
   subscribeUrlUnavailableReason: Type.Union([Type.String(), Type.Null()]),
-  subscribeSteps: Type.Array(Type.String(), { description: 'What a person does with the subscribe link, step by step (install the app, enter the topic); empty without a link.' }),
+  subscribeSteps: Type.Array(Type.String(), {
+    description: 'What a person does with the subscribe link, step by step (install the app, enter the topic); empty without a link.',
+  }),
   createdAt: Type.String(),
 });
 
@@ -102,4 +149,3 @@ export const createdSchema = (createdProperties: DeclaredProperties = {}) =>
 export const PublicIdParams = Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false });
 
 export const TestResultSchema = Type.Object({ matchedSubscriptionCount: Type.Integer(), deliveredCount: Type.Integer() });
-

@@ -3,7 +3,7 @@ import { Errors } from '../errors.ts';
 import { randomToken } from '../plugin-api/random-token.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { CreatedAnswer, DeliveryTarget } from '../plugin-api/delivery-types.ts';
-import { toRecipient } from '../pipeline/delivery/recipient.ts';
+import { toRecipient } from '../delivery/index.ts';
 import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
 import { createTestEvent } from '../pipeline/test-event.ts';
@@ -103,8 +103,7 @@ export class SubscriptionService {
   view(row: repo.SubscriptionRecord): SubscriptionView {
     const target = this.#deps.targets.get(row.provider);
     const subscribeUrl = target?.subscribeUrl(row.destination) ?? null;
-    const unavailable = () =>
-      target?.subscribeUrlUnavailableReason?.(row.destination) ?? `${row.provider} subscriptions have no subscribe link.`;
+    const unavailable = () => target?.subscribeUrlUnavailableReason?.(row.destination) ?? `${row.provider} subscriptions have no subscribe link.`;
     return {
       publicId: row.public_id,
       displayName: row.display_name,
@@ -234,7 +233,11 @@ export class SubscriptionService {
     const created = rows.map((row, index) => ({ target: accepted[index]!.target, details: accepted[index]!.details, recipient: toRecipient(row.id, row) }));
     const answers = new Map<number, CreatedAnswer>();
     for (const [target, ofTarget] of Map.groupBy(created, (entry) => entry.target)) {
-      const added = await target.onSubscriptionsCreated?.(trx, ofTarget.map((entry) => entry.recipient), ofTarget.map((entry) => entry.details));
+      const added = await target.onSubscriptionsCreated?.(
+        trx,
+        ofTarget.map((entry) => entry.recipient),
+        ofTarget.map((entry) => entry.details),
+      );
       ofTarget.forEach((entry, index) => {
         const answer = added?.[index];
         if (answer) answers.set(entry.recipient.id, answer);
@@ -285,7 +288,8 @@ export class SubscriptionService {
   /** Sends a test event to this one subscription through the pipeline, once per cooldown. */
   async test(publicId: string, caller: Caller, manageToken: string | undefined): Promise<ProcessResult> {
     const row = await this.get(publicId, caller, manageToken);
-    if (!row.is_active) throw new Errors.Conflict(`subscription ${publicId} is not active${row.pending_verification ? ': its address is not verified yet' : ''}`);
+    if (!row.is_active)
+      throw new Errors.Conflict(`subscription ${publicId} is not active${row.pending_verification ? ': its address is not verified yet' : ''}`);
     const wait = await repo.takeTestSlot(this.#deps.db, Number(row.id), this.#deps.cooldownSeconds);
     if (wait > 0) throw tooManyRequests(`one test per ${this.#deps.cooldownSeconds} s: try again in ${wait} s`, wait);
     const feed = this.#deps.registry.feed(row.feed_id);

@@ -96,7 +96,10 @@ export async function syncSystemSubscriptions(
     for (const row of rows) await upsertSystemSubscription(trx, row);
     await trx('notification_subscriptions')
       .where('system_name', 'like', `${ENV_PREFIX}%`)
-      .whereNotIn('system_name', rows.map((row) => row.systemName))
+      .whereNotIn(
+        'system_name',
+        rows.map((row) => row.systemName),
+      )
       .update({ is_active: false, updated_at: trx.fn.now() });
   });
 }

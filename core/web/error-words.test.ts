@@ -3,7 +3,11 @@ import { explainBadInput, explainFailure, retryAfterSeconds, waitWords } from '.
 
 const NOW = new Date('2026-11-22T22:00:00.000Z');
 const clock = (date: Date) => date.toISOString().slice(11, 16);
-const failure = (status: number, message = '', retryAfter: string | null = null) => ({ status, body: message ? { statusCode: status, message } : null, retryAfter });
+const failure = (status: number, message = '', retryAfter: string | null = null) => ({
+  status,
+  body: message ? { statusCode: status, message } : null,
+  retryAfter,
+});
 
 describe('API failures in words a person understands', () => {
   it.each([
@@ -37,7 +41,11 @@ describe('API failures in words a person understands', () => {
     ['body/displayName must NOT have more than 100 characters', 'name', 'Name: it can have at most 100 characters.'],
     ['body/displayName must not be blank', 'name', 'Name: this must not be empty.'],
     ['body/delivery/provider: Email is not available', 'provider', 'Deliver by: this service does not offer this way of delivery.'],
-    ['body/filter/eventTypes/0: "X" is not an event type of f (A, B)', 'eventTypes', 'Notify me about: this feed does not send that kind of alert. Reload the page.'],
+    [
+      'body/filter/eventTypes/0: "X" is not an event type of f (A, B)',
+      'eventTypes',
+      'Notify me about: this feed does not send that kind of alert. Reload the page.',
+    ],
     ['body/filter/feeders: f cannot be filtered by Feeder', 'feeders', 'Feeders: this feed cannot be filtered this way.'],
     ['body/feedId: unknown feed "x"', 'feed', 'Feed: this feed is not offered (any more). Reload the page.'],
     ['body/filter/keywords/1 must match pattern "^a"', 'keywords', 'Keywords: must match pattern "^a"'],
@@ -51,8 +59,19 @@ describe('API failures in words a person understands', () => {
     );
   });
 
-  it('a 400 about no known field keeps the service\'s words', () => {
-    expect(explainBadInput('body/filter must NOT have additional properties')).toEqual({ field: null, text: 'Please check your entries: body/filter must NOT have additional properties' });
+  it("names a feed's own filter field by the label the feed gives it, and marks its input", () => {
+    const message = 'body/filter/fields/route: transit.disruptions cannot be filtered by route (its filter fields are keywords)';
+    expect(explainBadInput(message, { 'field-route': 'Routes' })).toEqual({ field: 'field-route', text: 'Routes: this feed cannot be filtered this way.' });
+    expect(explainBadInput('body/filter/fields/route/0 must NOT have more than 100 characters', { 'field-route': 'Routes' }).text).toBe(
+      'Routes: each entry can have at most 100 characters.',
+    );
+  });
+
+  it("a 400 about no known field keeps the service's words", () => {
+    expect(explainBadInput('body/filter must NOT have additional properties')).toEqual({
+      field: null,
+      text: 'Please check your entries: body/filter must NOT have additional properties',
+    });
   });
 
   it.each([
@@ -76,8 +95,10 @@ describe('API failures in words a person understands', () => {
     expect(explainFailure(failure(429, message, '7200'), 'subscribe', NOW, clock).text).toBe(text);
   });
 
-  it('a 429 on test names the cooldown\'s end', () => {
-    expect(explainFailure(failure(429, 'one test per 300 s', '240'), 'test', NOW, clock).text).toBe('A test was sent a short while ago. You can send another one in 4 minutes (at 22:04).');
+  it("a 429 on test names the cooldown's end", () => {
+    expect(explainFailure(failure(429, 'one test per 300 s', '240'), 'test', NOW, clock).text).toBe(
+      'A test was sent a short while ago. You can send another one in 4 minutes (at 22:04).',
+    );
     expect(explainFailure(failure(429, '', null), 'test', NOW, clock).text).toBe('A test was sent a short while ago. You can send another one later.');
   });
 
@@ -86,7 +107,11 @@ describe('API failures in words a person understands', () => {
     [503, 'catalog', 'The list of feeds could not be loaded. Reload the page to try again.'],
     [500, 'subscribe', 'Something went wrong on our side. Please try again in a few minutes.'],
     [413, 'subscribe', 'That is too much text. Please shorten your lists and try again.'],
-    [401, 'view', 'This manage link is incomplete: the part after “#” is missing. Use the full “Manage this subscription” link from the page where you subscribed.'],
+    [
+      401,
+      'view',
+      'This manage link is incomplete: the part after “#” is missing. Use the full “Manage this subscription” link from the page where you subscribed.',
+    ],
     [403, 'delete', 'This manage link does not match the subscription. Use the full “Manage this subscription” link from the page where you subscribed.'],
     [404, 'view', 'This subscription does not exist. It may have been deleted.'],
   ] as const)('%i on %s reads in plain words', (status, action, text) => {
@@ -94,7 +119,11 @@ describe('API failures in words a person understands', () => {
   });
 
   it('a 409 on test tells an unconfirmed address from a stopped subscription', () => {
-    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, clock).text).toMatch(/starts once you confirm it/);
-    expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, clock).text).toBe('This subscription is no longer active, so no test can be sent.');
+    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, clock).text).toMatch(
+      /starts once you confirm it/,
+    );
+    expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, clock).text).toBe(
+      'This subscription is no longer active, so no test can be sent.',
+    );
   });
 });

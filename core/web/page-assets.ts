@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /**
  * The subscribe and manage pages' files, read once at start (a handful of
@@ -20,6 +21,7 @@ export const ASSET_NAMES = [
   'manage.js',
   'api-client.js',
   'error-words.js',
+  'filter-fields.js',
   'form-values.js',
   'link-setup.js',
   'calendar-links.js',
@@ -27,6 +29,11 @@ export const ASSET_NAMES = [
   'times.js',
   'browser-push.js',
   'console.js',
+  'durations.js',
+  'map-view.js',
+  'places.js',
+  'place-picker.js',
+  'outages.js',
   'page-words.js',
 ] as const;
 
@@ -47,6 +54,28 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Where a map's tiles come from, as a CSP source: the tile address's scheme
+ * and host, `{s}` (Leaflet's a, b and c servers) as the host's wildcard.
+ * Pure; Map__TileUrl's pattern holds the address to a shape this reads.
+ */
+export function tileSource(tileUrl: string): string | null {
+  const match = /^(https?):\/\/((?:\{s\}\.)?[A-Za-z0-9.-]+(?::\d{1,5})?)\//.exec(tileUrl);
+  return match ? `${match[1]}://${match[2]!.replace('{s}', '*')}` : null;
+}
+
+/**
+ * The pages' headers when their maps load tiles from `tileUrl`
+ * (Map__TileUrl): that host may serve images too, nothing else (and
+ * `data:` images, which Leaflet puts in a tile's place as it removes it).
+ */
+export function pageHeadersWithTiles(tileUrl: string | null): Record<string, string> {
+  const source = tileUrl ? tileSource(tileUrl) : null;
+  return source
+    ? { ...PAGE_HEADERS, 'content-security-policy': PAGE_CSP.replace("img-src 'self' blob:", `img-src 'self' blob: data: ${source}`) }
+    : { ...PAGE_HEADERS };
+}
+
 export const PAGE_HEADERS = {
   'content-security-policy': PAGE_CSP,
   'x-content-type-options': 'nosniff',
@@ -54,6 +83,26 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',
 } as const;
+
+/**
+ * Well-kept libraries the pages use, served from the installed packages
+ * under /web/vendor/<name> (never a CDN): the console's chart.
+ */
+export const VENDOR_ASSETS: Readonly<Record<string, string>> = {
+  'uplot.js': 'uplot/dist/uPlot.iife.min.js',
+  'uplot.css': 'uplot/dist/uPlot.min.css',
+  'leaflet.js': 'leaflet/dist/leaflet.js',
+  'leaflet.css': 'leaflet/dist/leaflet.css',
+};
+
+const resolvePackageFile = createRequire(import.meta.url).resolve;
+
+export function loadVendorAsset(name: string): PageAsset {
+  const file = VENDOR_ASSETS[name];
+  if (!file) throw new Error(`no vendor asset ${name}`);
+  const contentType = CONTENT_TYPES[name.slice(name.lastIndexOf('.'))]!;
+  return { body: readFileSync(resolvePackageFile(file), 'utf8'), contentType };
+}
 
 export interface PageAsset {
   readonly body: string;

@@ -7,7 +7,7 @@ describe('times on the pages', () => {
     ['Asia/Colombo', '10:35 GMT+5:30', '22 Nov 2026, 10:35 GMT+5:30'],
     ['UTC', '05:05 UTC', '22 Nov 2026, 05:05 UTC'],
     ['America/New_York', '00:05 GMT-5', '22 Nov 2026, 00:05 GMT-5'],
-  ])('in %s: %s, %s (24-hour, the zone shown, whatever the browser\'s zone)', (zone, clock, full) => {
+  ])("in %s: %s, %s (24-hour, the zone shown, whatever the browser's zone)", (zone, clock, full) => {
     expect(clockTime(instant, zone)).toBe(clock);
     expect(dateTime(instant, zone)).toBe(full);
   });

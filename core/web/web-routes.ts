@@ -4,17 +4,19 @@ import Type from 'typebox';
 import type { Caller } from '../http/caller-auth.ts';
 import { manageTokenOf } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
-import { errorResponses, textResponse } from '../http/response-schemas.ts';
+import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';
 import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import { Errors } from '../errors.ts';
 import { coreMessages } from '../i18n/core-messages.ts';
 import { createTranslator, DEFAULT_LOCALE, LOCALES } from '../plugin-api/messages.ts';
-import { ASSET_NAMES, loadAsset, PAGE_HEADERS, type PageAsset } from './page-assets.ts';
+import { ASSET_NAMES, loadAsset, loadVendorAsset, PAGE_HEADERS, pageHeadersWithTiles, VENDOR_ASSETS, type PageAsset } from './page-assets.ts';
 
 export interface WebRouteOptions {
   service: SubscriptionService;
   authenticate(request: FastifyRequest): Caller;
+  /** Map__TileUrl: its origin may serve the maps' images. */
+  tileUrl?: string | null;
 }
 
 // Loaded on the first QR code, not at start: most processes never render one.
@@ -22,7 +24,12 @@ let qrCodeLibrary: Promise<typeof import('qrcode')> | undefined;
 
 const AssetParams = Type.Object({ name: Type.String({ maxLength: 64 }) });
 const tags = ['pages'];
-const page = (summary: string, description: string) => ({ summary, description, tags, response: { 200: textResponse('text/html', 'The page (it loads its script and stylesheet from /web/).') } });
+const page = (summary: string, description: string) => ({
+  summary,
+  description,
+  tags,
+  response: { 200: textResponse('text/html', 'The page (it loads its script and stylesheet from /web/).') },
+});
 
 /**
  * The pages for people: GET /subscribe and GET /manage/{publicId}, their
@@ -34,26 +41,44 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
   const assets = new Map<string, PageAsset>(ASSET_NAMES.map((name) => [name, loadAsset(name)]));
   const subscribePage = loadAsset('subscribe.html');
   const managePage = loadAsset('manage.html');
+  const outagesPage = loadAsset('outages.html');
+  // The pages with maps may show the tiles' images (and nothing else of that origin).
+  const mapPageHeaders = pageHeadersWithTiles(options.tileUrl ?? null);
   const icons = { ico: readFileSync(new URL('./static/favicon.ico', import.meta.url)), svg: readFileSync(new URL('./static/favicon.svg', import.meta.url)) };
   const iconHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=86400' };
-  const iconSchema = (type: string) => ({ summary: 'The site\'s icon', tags, response: { 200: textResponse(type, 'The icon.') } });
+  const iconSchema = (type: string) => ({ summary: "The site's icon", tags, response: { 200: textResponse(type, 'The icon.') } });
   // Every browser asks for /favicon.ico; the pages name the SVG.
   app.get('/favicon.ico', { schema: iconSchema('image/x-icon') }, async (_request, reply) => reply.headers(iconHeaders).type('image/x-icon').send(icons.ico));
   app.get('/favicon.svg', { schema: iconSchema('image/svg+xml') }, async (_request, reply) =>
-    reply.headers({ ...iconHeaders, 'content-security-policy': "default-src 'none'" }).type('image/svg+xml').send(icons.svg),
+    reply
+      .headers({ ...iconHeaders, 'content-security-policy': "default-src 'none'" })
+      .type('image/svg+xml')
+      .send(icons.svg),
   );
 
-  app.get('/subscribe', { schema: page('The subscribe page', 'A form that creates a subscription through the API, for people in a browser.') }, async (_request, reply) =>
-    reply.headers(PAGE_HEADERS).type(subscribePage.contentType).send(subscribePage.body),
+  app.get(
+    '/subscribe',
+    { schema: page('The subscribe page', 'A form that creates a subscription through the API, for people in a browser.') },
+    async (_request, reply) => reply.headers(mapPageHeaders).type(subscribePage.contentType).send(subscribePage.body),
+  );
+  app.get(
+    '/outages',
+    { schema: page('The public map of current outages', "Every feed's current outages with their shapes, on a map and as a list; refreshed every 30 s.") },
+    async (_request, reply) => reply.headers(mapPageHeaders).type(outagesPage.contentType).send(outagesPage.body),
   );
 
-  const managePageSchema = page('The manage page of a subscription', 'Shows it, sends a test, deletes it; the manage token travels in the fragment (#token=…), never to a server.');
+  const managePageSchema = page(
+    'The manage page of a subscription',
+    'Shows it, sends a test, deletes it; the manage token travels in the fragment (#token=…), never to a server.',
+  );
   app.get('/manage/:publicId', { schema: { ...managePageSchema, params: PublicIdParams } }, async (_request, reply) =>
-    reply.headers(PAGE_HEADERS).type(managePage.contentType).send(managePage.body),
+    reply.headers(mapPageHeaders).type(managePage.contentType).send(managePage.body),
   );
   // The same page without a subscription: the list of every alert the token (#token=…) manages.
-  app.get('/manage', { schema: page('All the alerts of one manage link', 'Lists every subscription the manage token (#token=…) manages, each linked to its own manage page.') }, async (_request, reply) =>
-    reply.headers(PAGE_HEADERS).type(managePage.contentType).send(managePage.body),
+  app.get(
+    '/manage',
+    { schema: page('All the alerts of one manage link', 'Lists every subscription the manage token (#token=…) manages, each linked to its own manage page.') },
+    async (_request, reply) => reply.headers(PAGE_HEADERS).type(managePage.contentType).send(managePage.body),
   );
 
   const assetSchema = {
@@ -71,14 +96,27 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
     return reply.headers(PAGE_HEADERS).type(asset.contentType).send(asset.body);
   });
 
+  const vendor = new Map<string, PageAsset>(Object.keys(VENDOR_ASSETS).map((name) => [name, loadVendorAsset(name)]));
+  app.get<{ Params: { name: string } }>(
+    '/web/vendor/:name',
+    { schema: { ...assetSchema, summary: 'A library the pages use (served from the installed package)' } },
+    async (request, reply) => {
+      const asset = vendor.get(request.params.name);
+      if (!asset) throw new Errors.NotFound(`no vendor asset ${request.params.name}`);
+      return reply.headers(PAGE_HEADERS).header('cache-control', 'public, max-age=3600').type(asset.contentType).send(asset.body);
+    },
+  );
+
   // The pages' own words in each language (core's messages `page.*`, English where a language has none).
-  const wordsOf = new Map<string, Record<string, string>>(LOCALES.map(({ code }) => {
-    const t = createTranslator(coreMessages, code);
-    const keys = Object.keys(coreMessages.get(DEFAULT_LOCALE) ?? {}).filter((key) => key.startsWith('page.'));
-    return [code, Object.fromEntries(keys.map((key) => [key, t(key)]))];
-  }));
+  const wordsOf = new Map<string, Record<string, string>>(
+    LOCALES.map(({ code }) => {
+      const t = createTranslator(coreMessages, code);
+      const keys = Object.keys(coreMessages.get(DEFAULT_LOCALE) ?? {}).filter((key) => key.startsWith('page.'));
+      return [code, Object.fromEntries(keys.map((key) => [key, t(key)]))];
+    }),
+  );
   const wordsSchema = {
-    summary: 'The pages\' words in one language',
+    summary: "The pages' words in one language",
     description: 'What the subscribe and manage pages write in a language of GET /api/locales: { key: text }.',
     tags,
     params: Type.Object({ code: Type.String({ maxLength: 8 }) }, { additionalProperties: false }),
@@ -95,7 +133,7 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
     '/web/subscriptions/:publicId/qr.svg',
     {
       schema: {
-        summary: 'The QR code of a push subscription\'s subscribe link',
+        summary: "The QR code of a push subscription's subscribe link",
         tags,
         security: [MANAGE_TOKEN, BEARER],
         params: PublicIdParams,

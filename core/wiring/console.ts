@@ -26,7 +26,12 @@ async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring 
       authenticate: wiring.coreServices.auth.authenticate,
       oidc: oidc.Issuer
         ? {
-            signIn: createOidcSignIn({ issuer: oidc.Issuer, clientId: oidc.ClientId!, clientSecret: oidc.ClientSecret, redirectUri: new URL('/console/callback', publicBaseUrl).href }),
+            signIn: createOidcSignIn({
+              issuer: oidc.Issuer,
+              clientId: oidc.ClientId!,
+              clientSecret: oidc.ClientSecret,
+              redirectUri: new URL('/console/callback', publicBaseUrl).href,
+            }),
             adminRole: oidc.AdminRole,
           }
         : null,
@@ -41,8 +46,9 @@ async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring 
       pageSize: platform.config.NotificationPipeline.FanoutPageSize,
       pipeline: wiring.pipeline.pipeline,
       handOver: wiring.pipeline.handOver,
-      dispatcher: wiring.delivery.dispatcher,
+      lanes: wiring.delivery.lanes,
       directProviders: wiring.operations.directProviders,
+      rates: wiring.operations.rates,
     }),
   );
 }

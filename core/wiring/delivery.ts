@@ -1,33 +1,52 @@
+import { filterMatchOf } from '../plugins/filter-fields.ts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
-import type { DeliveryPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
+import type { DeliveryPluginContext, DeliveryPluginManifest, SectionsConfig } from '../plugin-api/manifest.ts';
 import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 import { createOngoingPort } from '../feeds/ongoing-port.ts';
-import { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
-import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
+import { createLanePort, DEFAULT_RETRY, DeliveryLane, DeliveryLanes, ensureLanes, EventCache, LaneControl } from '../delivery/index.ts';
 import { FeedRendering } from '../pipeline/feed-rendering.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
-import { DEFAULT_RETRY } from '../pipeline/delivery/retry-policy.ts';
+import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
+import { FanoutLanes } from '../pipeline/fanout/fanout-lanes.ts';
+import { wirePluginParts, type WiredParts } from '../plugins/plugin-parts.ts';
 import { FilterCache } from '../pipeline/matching/subscription-filter.ts';
 import type { Wiring } from './services.ts';
 
 /**
  * The delivery plugins: each gets its context (ports, never the pipeline)
- * and builds its target; then the dispatcher that delivers through them.
- * Fills `wiring.delivery`.
+ * and builds its target; then one lane per target, each with its fan-out
+ * expander. Fills `wiring.delivery`.
  */
 async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
   const { platform } = wiring;
-  const { db, shutdown } = wiring.external;
+  const { db, shutdown, wakeups } = wiring.external;
   const core = wiring.coreServices;
+  const settings = platform.config.NotificationPipeline;
   const targets = new Map<string, DeliveryTarget>();
   const contexts = new Map<string, DeliveryPluginContext>();
+  const controls = new Map<string, LaneControl>();
+  const parts = new Map<string, WiredParts>();
+  await ensureLanes(
+    db,
+    platform.registry.deliveries.map((manifest) => manifest.provider),
+  );
   const ongoing = createOngoingPort(db, platform.registry.feeds, () => wiring.pipeline.feedContexts, platform.feeds);
   for (const manifest of platform.registry.deliveries) {
     const log = app.log.child({ plugin: manifest.id });
+    const control = new LaneControl({
+      db,
+      provider: manifest.provider,
+      ratePerSecond: rateOf(manifest, settings.Rates),
+      wakeups,
+      log: app.log.child({ lane: manifest.provider }),
+    });
+    controls.set(manifest.provider, control);
+    shutdown.add(`lane ${manifest.provider}`, async () => control.close());
     const context: DeliveryPluginContext = {
       pluginId: manifest.id,
+      // biome-ignore lint/suspicious/noExplicitAny: each plugin's own sections, typed by the plugin, not by core
       config: platform.sectionsOf(manifest.id) as SectionsConfig<any>,
       coreConfig: platform.coreSettings,
       db,
@@ -41,62 +60,105 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       metrics: wiring.observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
       ongoing,
+      lane: createLanePort(control),
     };
     contexts.set(manifest.id, context);
-    if (manifest.createTarget) targets.set(manifest.provider, checkedTarget(manifest.id, await manifest.createTarget(context)));
+    const wired = await wirePluginParts(manifest, context);
+    parts.set(manifest.id, wired);
+    if (wired.target) targets.set(manifest.provider, checkedTarget(manifest.id, wired.target));
   }
+  warnUnknownRates(
+    app,
+    settings.Rates,
+    platform.registry.deliveries.map((manifest) => manifest.provider),
+  );
   shutdown.add('delivery targets', async () => {
     for (const target of targets.values()) await target.close?.().catch((err: unknown) => app.log.warn({ err }, 'closing a delivery target failed'));
   });
-  const settings = platform.config.NotificationPipeline;
   const coalesced = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Set(m.coalescedEventTypes ?? [])]));
-  const supersedes = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Map(Object.entries(m.supersedes ?? {}))]));
   const urgent = new Map(platform.feeds.all().map((info) => [info.id, new Set(info.urgentEventTypes)]));
   const rules: FanoutRules = {
-    filters: new FilterCache(),
+    filters: new FilterCache(filterMatchOf(platform.registry.feeds.map((manifest) => manifest.feed))),
     installed: () => [...targets.keys()],
     coalescedTypes: (feedId) => coalesced.get(feedId) ?? new Set(),
-    supersededTypes: (feedId, eventType) => supersedes.get(feedId)?.get(eventType) ?? [],
+    urgentTypes: (feedId) => urgent.get(feedId) ?? new Set(),
     cooldownSeconds: settings.CooldownSeconds,
     quiet: {
       now: platform.now,
-      urgentTypes: (feedId) => urgent.get(feedId) ?? new Set(),
       zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC',
     },
   };
   const rendering = new FeedRendering(platform.registry, platform.feedConfig);
-  const dispatcher = new DeliveryDispatcher({
-    db,
-    rendering,
-    queues: core.queues,
-    targets,
-    log: app.log.child({ component: 'dispatcher' }),
+  const events = new EventCache();
+  const laneSettings = {
     batchSize: settings.DispatchBatchSize,
     batchesInFlight: settings.DispatchBatchesInFlight,
+    leaseSeconds: settings.DeliveryLeaseSeconds,
+    sweepSeconds: settings.DispatchIntervalSeconds,
     retry: { ...DEFAULT_RETRY, maxAttempts: settings.MaxDeliveryAttempts },
-    leaseSeconds: settings.DeliveryLeaseSeconds,
-    sweepSeconds: settings.DispatchIntervalSeconds,
-    now: platform.now,
-    // What feeds the ledger after a hand-over: settle() waits for it first (the expander, made below, feeds the dispatcher in turn).
-    upstream: { settle: () => expander.settle() },
-    onSettled: (outcomes) => wiring.observability.deliveries.dispatched(outcomes),
-  });
-  const expander = new FanoutExpander({
+  };
+  const lanes = new DeliveryLanes({
     db,
-    queues: core.queues,
-    rules,
-    log: app.log.child({ component: 'fanout' }),
-    pageSize: settings.FanoutPageSize,
+    events,
     leaseSeconds: settings.DeliveryLeaseSeconds,
-    sweepSeconds: settings.DispatchIntervalSeconds,
-    notifyDispatch: (trx) => dispatcher.notify(trx),
-    reserveDelivery: () => dispatcher.reserve(),
-    deliveryBatchSize: settings.DispatchBatchSize,
+    batchSize: settings.DispatchBatchSize,
+    lanes: [...targets].map(
+      ([provider, target]) =>
+        new DeliveryLane({
+          provider,
+          target,
+          db,
+          queues: core.queues,
+          control: controls.get(provider)!,
+          events,
+          rendering,
+          log: app.log.child({ component: 'dispatcher', lane: provider }),
+          settings: laneSettings,
+          now: platform.now,
+          stopGone: (subscriptionIds) => core.subscriptionAccess.setActive(subscriptionIds, false),
+          // A deferral is no outcome: the row waits again, its attempt not counted.
+          onSettled: (outcomes) =>
+            wiring.observability.deliveries.dispatched(outcomes.flatMap((o) => (o.status === 'deferred' ? [] : [{ ...o, status: o.status }]))),
+        }),
+    ),
   });
-  wiring.delivery = { targets, contexts, dispatcher, expander, rules, rendering };
+  const fanouts = new FanoutLanes(
+    lanes.providers.map(
+      (provider) =>
+        new FanoutExpander({
+          db,
+          queues: core.queues,
+          rules,
+          log: app.log.child({ component: 'fanout', lane: provider }),
+          provider,
+          lanes,
+          pageSize: settings.FanoutPageSize,
+          leaseSeconds: settings.DeliveryLeaseSeconds,
+          sweepSeconds: settings.DispatchIntervalSeconds,
+        }),
+    ),
+    settings.DeliveryLeaseSeconds,
+  );
+  wiring.delivery = { targets, contexts, parts, lanes, fanouts, rules, rendering, controls };
 }
 
 export const deliveryWiring = fp(delivery, { name: 'np-delivery', dependencies: ['np-core-services'] });
+
+/** A lane's rate: NotificationPipeline__Rates__<Provider> (its name in any case), else the plugin's default, else none. */
+function rateOf(manifest: DeliveryPluginManifest, rates: Readonly<Record<string, number>>): number {
+  const key = Object.keys(rates).find((name) => name.toLowerCase() === manifest.provider.toLowerCase());
+  const rate = key === undefined ? manifest.defaultRatePerSecond : Number(rates[key]);
+  return rate !== undefined && Number.isFinite(rate) && rate > 0 ? rate : 0;
+}
+
+/** A rate for a provider nobody installed is most likely a typo: said once at start. */
+function warnUnknownRates(app: FastifyInstance, rates: Readonly<Record<string, number>>, providers: readonly string[]): void {
+  const known = new Set(providers.map((provider) => provider.toLowerCase()));
+  for (const name of Object.keys(rates)) {
+    if (!known.has(name.toLowerCase()))
+      app.log.warn({ key: `NotificationPipeline__Rates__${name}`, providers }, 'a rate names no installed delivery provider; it is ignored');
+  }
+}
 
 /**
  * A target written for the per-create hook, which core no longer calls,

@@ -42,4 +42,3 @@ async function external(app: FastifyInstance, options: { database: Database; shu
 }
 
 export const externalWiring = fp(external, { name: 'np-external' });
-

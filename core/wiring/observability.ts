@@ -3,16 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { installCommonResponses } from '../http/common-responses.ts';
 import { openApiOptions } from '../http/openapi.ts';
-import { createDeliveryObserver, type DeliveryObserver } from '../observability/delivery-observer.ts';
+import { createDeliveryObserver } from '../observability/delivery-observer.ts';
 import { installHttpMetrics } from '../observability/http-metrics.ts';
-import { createServiceMetrics, noMetrics, type ServiceMetrics } from '../observability/service-metrics.ts';
+import { createServiceMetrics, noMetrics } from '../observability/service-metrics.ts';
 import type { Wiring } from './services.ts';
-
-export interface Observability {
-  readonly metrics: ServiceMetrics;
-  /** Where delivery outcomes are recorded (the dispatcher, the ledger port) tells it. */
-  readonly deliveries: DeliveryObserver;
-}
 
 /**
  * What watches the service, before anything it watches is wired: the

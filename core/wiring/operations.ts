@@ -4,24 +4,14 @@ import fp from 'fastify-plugin';
 import { ConfigError } from '../config/load-config.ts';
 import { alertDestination, syncAlertSubscription } from '../feed-health/alert-subscription.ts';
 import { createPollRecorder } from '../feed-health/poll-recorder.ts';
-import type { PollReport } from '../feeds/poll-report.ts';
-import { adminDeliveryRoutes } from '../http/routes/admin-deliveries.ts';
-import { adminFeedRoutes } from '../http/routes/admin-feeds.ts';
-import { metricsRoutes } from '../http/routes/metrics.ts';
+import { adminDeliveryRoutes } from '../routes/admin-deliveries.ts';
+import { adminFeedRoutes } from '../routes/admin-feeds.ts';
+import { adminLaneRoutes } from '../routes/admin-lanes.ts';
+import { metricsRoutes } from '../routes/metrics.ts';
 import { docsUiOptions } from '../http/openapi.ts';
 import { createSecretScrubber } from '../logging/redaction.ts';
 import { registerDatabaseGauges } from '../observability/database-gauges.ts';
 import type { Wiring } from './services.ts';
-import type { MonitoredFeed } from '../feed-health/feed-health-view.ts';
-
-export interface Operations {
-  /** The feed monitors' onPoll: counts, logs and records every poll (feed health, its alerts). */
-  readonly recordPoll: (report: PollReport) => Promise<void>;
-  /** The installed feeds as feed health shows them (the admin view, the console). */
-  readonly monitoredFeeds: readonly MonitoredFeed[];
-  /** Providers whose targets deliver directly (their failed deliveries can be requeued in the ledger). */
-  readonly directProviders: readonly string[];
-}
 
 /**
  * What an operator reads and does, once the pipeline and the routes are
@@ -33,7 +23,7 @@ async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) 
   const { platform } = wiring;
   const { db } = wiring.external;
   const { metrics } = wiring.observability;
-  const { targets, dispatcher } = wiring.delivery;
+  const { targets, lanes } = wiring.delivery;
   const settings = platform.config.FeedHealth;
   let destination: string | null;
   try {
@@ -51,21 +41,31 @@ async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) 
     alerts: destination !== null,
     feedName: (feedId) => names.get(feedId) ?? feedId,
     countPoll: (report) => metrics.countPoll(report),
-    scrub: createSecretScrubber(platform.config.ExternalProvider.ApiKey ? [platform.config.ExternalProvider.ApiKey] : []),
+    // A feed's own key, or the shared one, never reaches feed health's records or alerts.
+    scrub: createSecretScrubber([...platform.sources.values()].flatMap((source) => (source.apiKey ? [source.apiKey] : []))),
   });
-  registerDatabaseGauges(metrics, db, [...targets.keys()]);
+  const rates = new Map(
+    [...wiring.delivery.controls].filter(([provider]) => targets.has(provider)).map(([provider, control]) => [provider, control.ratePerSecond]),
+  );
+  registerDatabaseGauges(metrics, db, rates);
   if (metrics.enabled) await app.register(metricsRoutes, { metrics });
   await app.register(fastifySwaggerUi, docsUiOptions);
   const pipelineOn = platform.config.NotificationPipeline.Enabled;
   const feeds = platform.registry.feeds.map((manifest) => {
     const monitor = platform.monitors.get(manifest.id)!;
-    return { id: manifest.feed.id, displayName: manifest.feed.displayName, enabled: pipelineOn && monitor.Enabled, pollingIntervalSeconds: monitor.PollingIntervalSeconds };
+    return {
+      id: manifest.feed.id,
+      displayName: manifest.feed.displayName,
+      enabled: pipelineOn && monitor.Enabled,
+      pollingIntervalSeconds: monitor.PollingIntervalSeconds,
+    };
   });
   await app.register(adminFeedRoutes, { db, feeds, staleAfterPolls: settings.StaleAfterPolls, now: platform.now });
   const directProviders = [...targets].filter(([, target]) => target.deliver && !target.enqueue).map(([provider]) => provider);
   const feedIds = [...platform.registry.feeds.map((manifest) => manifest.feed.id), ...platform.registry.coreFeedIds()];
-  await app.register(adminDeliveryRoutes, { db, dispatcher, directProviders, feedIds });
-  wiring.operations = { recordPoll, monitoredFeeds: feeds, directProviders };
+  await app.register(adminDeliveryRoutes, { db, lanes, directProviders, feedIds });
+  await app.register(adminLaneRoutes, { db, rates });
+  wiring.operations = { recordPoll, monitoredFeeds: feeds, directProviders, rates };
 }
 
 export const operationsWiring = fp(operations, { name: 'np-operations', dependencies: ['np-routes'] });

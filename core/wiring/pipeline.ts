@@ -4,6 +4,7 @@ import type { FeedPluginContext, SectionsConfig } from '../plugin-api/manifest.t
 import { countedPipeline } from '../observability/counted-pipeline.ts';
 import { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
 import { SubscriptionService } from '../subscriptions/subscription-service.ts';
+import { wirePluginParts, type WiredParts } from '../plugins/plugin-parts.ts';
 import type { Wiring } from './services.ts';
 
 /**
@@ -14,14 +15,14 @@ import type { Wiring } from './services.ts';
 async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
   const { platform } = wiring;
   const { db } = wiring.external;
-  const { targets, dispatcher, expander, rules } = wiring.delivery;
+  const { targets, lanes, fanouts, rules } = wiring.delivery;
   const settings = platform.config.NotificationPipeline;
   const service = new NotificationPipelineService({
     db,
     registry: platform.registry,
     rules,
-    dispatcher,
-    expander,
+    lanes,
+    fanouts,
     log: app.log.child({ component: 'pipeline' }),
     enabled: settings.Enabled,
     rendering: wiring.delivery.rendering,
@@ -41,9 +42,11 @@ async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     now: platform.now,
   });
   const feedContexts = new Map<string, FeedPluginContext>();
+  const feedParts = new Map<string, WiredParts>();
   for (const manifest of platform.registry.feeds) {
-    feedContexts.set(manifest.id, {
+    const context: FeedPluginContext = {
       pluginId: manifest.id,
+      // biome-ignore lint/suspicious/noExplicitAny: each plugin's own sections, typed by the plugin, not by core
       config: platform.sectionsOf(manifest.id) as SectionsConfig<any>,
       coreConfig: platform.coreSettings,
       db,
@@ -53,9 +56,11 @@ async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       pipeline: handOver,
       metrics: wiring.observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
-    });
+    };
+    feedContexts.set(manifest.id, context);
+    feedParts.set(manifest.id, await wirePluginParts(manifest, context));
   }
-  wiring.pipeline = { pipeline: service, handOver, subscriptions, feedContexts };
+  wiring.pipeline = { pipeline: service, handOver, subscriptions, feedContexts, feedParts };
 }
 
 export const pipelineWiring = fp(pipeline, { name: 'np-pipeline', dependencies: ['np-delivery'] });

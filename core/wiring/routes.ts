@@ -6,10 +6,12 @@ import { installHostCheck, installInputGuards } from '../http/request-guards.ts'
 import { installJsonBodyParser } from '../http/json-body.ts';
 import { MAX_PARAM_LENGTH } from '../http/framework-errors.ts';
 import { installRouteGuards } from '../http/route-guards.ts';
-import { feedRoutes } from '../http/routes/feeds.ts';
-import { healthRoutes } from '../http/routes/health.ts';
-import { providerRoutes } from '../http/routes/providers.ts';
-import { localeRoutes } from '../http/routes/locales.ts';
+import { feedRoutes } from '../routes/feeds.ts';
+import { healthRoutes } from '../routes/health.ts';
+import { providerRoutes } from '../routes/providers.ts';
+import { mapSettingsRoutes, parseCenter } from '../routes/map.ts';
+import { createGeocoder } from '../places/geocoder.ts';
+import { localeRoutes } from '../routes/locales.ts';
 import { providerCatalog } from '../plugins/provider-catalog.ts';
 import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
@@ -42,6 +44,24 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
   await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
   await app.register(providerRoutes, { list: () => providerCatalog(platform.registry.deliveries, wiring.delivery.targets) });
   await app.register(localeRoutes);
+  const mapSettings = platform.config.Map;
+  const geocoderSettings = platform.config.Geocoder;
+  const geocoder = geocoderSettings.BaseUrl
+    ? createGeocoder({
+        baseUrl: geocoderSettings.BaseUrl,
+        timeoutSeconds: geocoderSettings.TimeoutSeconds,
+        requestsPerSecond: geocoderSettings.RequestsPerSecond,
+        userAgent: `${SERVICE_NAME} (${platform.config.PublicBaseUrl})`,
+      })
+    : null;
+  if (geocoder) wiring.external.shutdown.add('geocoder', () => geocoder.close());
+  await app.register(mapSettingsRoutes, {
+    tileUrl: mapSettings.TileUrl ?? null,
+    attribution: mapSettings.Attribution ?? null,
+    center: parseCenter(mapSettings.Center),
+    zoom: mapSettings.Zoom,
+    geocoder,
+  });
   await app.register(subscriptionRoutes, {
     service: wiring.pipeline.subscriptions,
     providers: [...wiring.delivery.targets.keys()],
@@ -49,15 +69,26 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
     createdProperties: declared(platform.registry.deliveries.map((m) => m.createdProperties)),
     authenticate: wiring.coreServices.auth.authenticate,
   });
-  await app.register(webRoutes, { service: wiring.pipeline.subscriptions, authenticate: wiring.coreServices.auth.authenticate });
-  await app.register(publicViewRoutes, { wiring });
-  for (const manifest of platform.registry.deliveries) {
-    const context = wiring.delivery.contexts.get(manifest.id)!;
-    if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
-  }
-  for (const manifest of platform.registry.feeds) {
-    const context = wiring.pipeline.feedContexts.get(manifest.id)!;
-    if (manifest.routes) await app.register(async (scope) => manifest.routes!(scope, context));
+  await app.register(webRoutes, {
+    service: wiring.pipeline.subscriptions,
+    authenticate: wiring.coreServices.auth.authenticate,
+    tileUrl: mapSettings.TileUrl ?? null,
+  });
+  await app.register(publicViewRoutes, {
+    context: {
+      registry: platform.registry,
+      db: wiring.external.db,
+      publicBaseUrl: platform.config.PublicBaseUrl,
+      now: platform.now,
+      // The same sections the feed's renderers get.
+      feedConfig: platform.feedConfig,
+    },
+    subscriptions: wiring.pipeline.subscriptions,
+    authenticate: wiring.coreServices.auth.authenticate,
+  });
+  for (const parts of [...wiring.delivery.parts.values(), ...wiring.pipeline.feedParts.values()]) {
+    const { routes } = parts;
+    if (routes) await app.register(async (scope) => routes(scope));
   }
 }
 
@@ -67,7 +98,13 @@ async function databaseAnswers(query: () => PromiseLike<unknown>, budgetMs: numb
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), budgetMs);
   });
-  const answered = await Promise.race([Promise.resolve(query()).then(() => true, () => false), timeout]);
+  const answered = await Promise.race([
+    Promise.resolve(query()).then(
+      () => true,
+      () => false,
+    ),
+    timeout,
+  ]);
   clearTimeout(timer);
   return answered;
 }

@@ -1,3 +1,4 @@
+import type { FeedSource } from '../feeds/feed-source.ts';
 import type { Knex } from 'knex';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import type { Database } from '../db/database.ts';
@@ -8,19 +9,22 @@ import type { FeedMonitorSettings } from '../plugin-api/feed-monitor.ts';
 import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
 import type { CoreSettings, DeliveryPluginContext, FeedPluginContext } from '../plugin-api/manifest.ts';
 import type { NotificationPipeline } from '../plugin-api/pipeline-types.ts';
-import type { DeliveryDispatcher } from '../pipeline/delivery/delivery-dispatcher.ts';
+import type { DeliveryLanes, LaneControl } from '../delivery/index.ts';
 import type { FeedRendering } from '../pipeline/feed-rendering.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
-import type { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
+import type { FanoutLanes } from '../pipeline/fanout/fanout-lanes.ts';
 import type { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
+import type { WiredParts } from '../plugins/plugin-parts.ts';
 import type { QueueRegistry } from '../queue/queue-registry.ts';
 import type { Wakeups } from '../queue/wakeups.ts';
 import type { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import type { Shutdown } from './shutdown.ts';
-import type { Observability } from './observability.ts';
-import type { Operations } from './operations.ts';
+import type { PollReport } from '../feeds/poll-report.ts';
+import type { MonitoredFeed } from '../feed-health/feed-health-view.ts';
+import type { DeliveryObserver } from '../observability/delivery-observer.ts';
+import type { ServiceMetrics } from '../observability/service-metrics.ts';
 
 /** What buildApp knows before Fastify exists: the plugins, the validated config, the clock. */
 export interface Platform {
@@ -39,6 +43,8 @@ export interface Platform {
   feedConfig(feedId: string): Readonly<Record<string, unknown>>;
   /** Each feed plugin's monitor settings (Enabled, PollingIntervalSeconds…) by plugin id, picked once from its sections. */
   readonly monitors: ReadonlyMap<string, FeedMonitorSettings>;
+  /** Where each feed plugin polls and with which key, by plugin id (its own BaseUrl and ApiKey, the shipped feeds falling back to ExternalProvider's). */
+  readonly sources: ReadonlyMap<string, FeedSource>;
   /** The installed feeds as people see them (every plugin's `feeds` port). */
   readonly feeds: FeedCatalogPort;
 }
@@ -54,6 +60,25 @@ export interface External {
 }
 
 /** Core's own services, before any plugin is wired. */
+/** What watches the service (observability.ts fills it). */
+export interface Observability {
+  readonly metrics: ServiceMetrics;
+  /** Where delivery outcomes are recorded (the dispatcher, the ledger port) tells it. */
+  readonly deliveries: DeliveryObserver;
+}
+
+/** What an operator reads and does (operations.ts fills it). */
+export interface Operations {
+  /** The feed monitors' onPoll: counts, logs and records every poll (feed health, its alerts). */
+  readonly recordPoll: (report: PollReport) => Promise<void>;
+  /** The installed feeds as feed health shows them (the admin view, the console). */
+  readonly monitoredFeeds: readonly MonitoredFeed[];
+  /** Providers whose targets deliver directly (their failed deliveries can be requeued in the ledger). */
+  readonly directProviders: readonly string[];
+  /** Each lane's rate (0: none), by provider. */
+  readonly rates: ReadonlyMap<string, number>;
+}
+
 export interface CoreServices {
   readonly auth: CallerAuth;
   readonly endpoints: EndpointChecker;
@@ -65,8 +90,14 @@ export interface CoreServices {
 export interface Delivery {
   readonly targets: ReadonlyMap<string, DeliveryTarget>;
   readonly contexts: ReadonlyMap<string, DeliveryPluginContext>;
-  readonly dispatcher: DeliveryDispatcher;
-  readonly expander: FanoutExpander;
+  /** Each delivery plugin's routes, workers and target, by plugin id. */
+  readonly parts: ReadonlyMap<string, WiredParts>;
+  /** One lane per target: the deliveries of each provider, apart. */
+  readonly lanes: DeliveryLanes;
+  /** Each lane's fan-out after a hand-over's first page. */
+  readonly fanouts: FanoutLanes;
+  /** Each lane's rate and pause. */
+  readonly controls: ReadonlyMap<string, LaneControl>;
   readonly rules: FanoutRules;
   /** Events as each subscriber reads them (their language and zone). */
   readonly rendering: FeedRendering;
@@ -78,6 +109,17 @@ export interface Pipeline {
   readonly handOver: NotificationPipeline;
   readonly subscriptions: SubscriptionService;
   readonly feedContexts: ReadonlyMap<string, FeedPluginContext>;
+  /** Each feed plugin's routes and workers, by plugin id. */
+  readonly feedParts: ReadonlyMap<string, WiredParts>;
+}
+
+/** The fan-outs and the lanes, driven together. */
+export interface DeliveryDriver {
+  /** Waits for the fan-outs under way, then for every lane's batches, then drains what is left. */
+  settle(): Promise<void>;
+  /** Drains every lane now (waits for the passes it starts). */
+  drain(): Promise<void>;
+  wake(): void;
 }
 
 /** The read-only view tests, benchmarks and the CLI use. */
@@ -89,7 +131,9 @@ export interface AppServices {
   readonly workers: WorkerScheduler;
   readonly targets: ReadonlyMap<string, DeliveryTarget>;
   readonly pipeline: NotificationPipelineService;
-  readonly dispatcher: DeliveryDispatcher;
+  /** Everything that delivers, as tests wait for it: `settle()` returns once every fan-out is claimed and every due delivery handled. */
+  readonly dispatcher: DeliveryDriver;
+  readonly lanes: DeliveryLanes;
   readonly queues: QueueRegistry;
   readonly instanceId: string;
   readonly now: () => Date;
@@ -104,7 +148,7 @@ export interface AppServices {
  * filling its own part. It lives in buildApp and in the options of core's
  * own wiring plugins, never on the Fastify instance: a plugin's scope
  * inherits every decoration of the root, and core's services must not be
- * within its reach (contracts §14).
+ * within its reach.
  */
 export interface Wiring {
   readonly platform: Platform;

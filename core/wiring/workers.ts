@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { feedMonitorWorker } from '../feeds/feed-monitor-runner.ts';
-import { DISPATCHER_QUEUE } from '../pipeline/delivery/delivery-dispatcher.ts';
-import { EXPANDER_QUEUE } from '../pipeline/fanout/fanout-expander.ts';
 import { retentionWorker } from '../retention/retention-worker.ts';
 import { catchUpWorker } from '../pipeline/quiet-hours/catch-up-release.ts';
 import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
 import type { Wiring } from './services.ts';
-
-/** The queues of the pipeline itself (off with the master switch); plugins' queues (the email outbox) run regardless. */
-const PIPELINE_QUEUES = [EXPANDER_QUEUE, DISPATCHER_QUEUE];
 
 /**
  * Once everything is wired (onReady): the env system subscriptions, then
@@ -25,6 +20,8 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
   const { handOver, feedContexts } = wiring.pipeline;
   const { recordPoll } = wiring.operations;
   const pipelineOn = platform.config.NotificationPipeline.Enabled;
+  // The queues of the pipeline itself (off with the master switch); plugins' queues (the email outbox) run regardless.
+  const PIPELINE_QUEUES = [...wiring.delivery.fanouts.queueNames(), ...wiring.delivery.lanes.queueNames()];
   app.addHook('onReady', async () => {
     await syncSystemSubscriptions(db, platform.config.NotificationPipeline.SystemSubscriptions, platform.registry, targets);
     if (!platform.runWorkers) {
@@ -34,13 +31,13 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       for (const sweep of queues.start({ sweeps: true, names })) scheduler.register(sweep);
       scheduler.register(retentionWorker(db, platform.config.Retention, platform.now));
       if (pipelineOn) {
-        const { dispatcher, rendering } = wiring.delivery;
+        const { lanes, rendering } = wiring.delivery;
         scheduler.register(
           catchUpWorker({
             db,
             now: platform.now,
             zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC',
-            notifyDispatch: (trx) => dispatcher.notify(trx),
+            notifyLanes: (trx, providers) => lanes.notify(trx, providers),
             rendering,
           }),
         );
@@ -53,16 +50,16 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
             db,
             endpoints,
             pipeline: handOver,
-            provider: platform.config.ExternalProvider,
+            source: platform.sources.get(manifest.id)!,
             log: context.log,
             now: platform.now,
             onPoll: recordPoll,
           }),
         );
-        for (const worker of manifest.workers?.(context) ?? []) scheduler.register(worker);
+        for (const worker of wiring.pipeline.feedParts.get(manifest.id)!.workers()) scheduler.register(worker);
       }
       for (const manifest of platform.registry.deliveries) {
-        for (const worker of manifest.workers?.(wiring.delivery.contexts.get(manifest.id)!) ?? []) scheduler.register(worker);
+        for (const worker of wiring.delivery.parts.get(manifest.id)!.workers()) scheduler.register(worker);
       }
     }
     readiness.pluginsLoaded = true;

@@ -28,7 +28,8 @@ interface ShownEmail {
  * Sandboxed on its own: a mail's HTML runs no script, loads nothing from
  * elsewhere, and its links open in a new tab (the base target).
  */
-const MAIL_HTML_CSP = "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
+const MAIL_HTML_CSP =
+  "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
 
 function withLinksInNewTabs(html: string): string {
   const head = /<head[^>]*>/i.exec(html);
@@ -85,7 +86,12 @@ export async function startMailInbox(options: { log: (message: string) => void }
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET') return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { Allow: 'GET' });
     if (path === '/') return sendPage(res, 'Mail inbox', 'mail-inbox.js');
-    if (path === '/_events') return hub.connect(req, res, emails.map((e) => JSON.stringify(e)));
+    if (path === '/_events')
+      return hub.connect(
+        req,
+        res,
+        emails.map((e) => JSON.stringify(e)),
+      );
     if (assets(res, path)) return;
     const html = /^\/_mail\/(\d+)\.html$/.exec(path);
     if (html && htmlOf.has(html[1])) return send(res, 200, 'text/html; charset=utf-8', htmlOf.get(html[1])!, { 'Content-Security-Policy': MAIL_HTML_CSP });

@@ -28,7 +28,10 @@ describe('links of an email', () => {
       'trailing punctuation is not part of a link; other schemes are not links',
       'See https://example.org/a. Or (https://example.org/b), javascript:alert(1), ftp://example.org/c',
       undefined,
-      [{ url: 'https://example.org/a', label: 'Link' }, { url: 'https://example.org/b', label: 'Link' }],
+      [
+        { url: 'https://example.org/a', label: 'Link' },
+        { url: 'https://example.org/b', label: 'Link' },
+      ],
     ],
   ])('%s', (_name, text, header, expected) => {
     expect(linksOfEmail(text, header)).toEqual(expected);

@@ -46,7 +46,10 @@ interface CompiledEntry {
 
 function compilePattern(pattern: string): (topic: string) => boolean {
   if (!pattern.includes('*')) return (topic) => topic === pattern;
-  const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   const re = new RegExp(`^${source}$`);
   return (topic) => re.test(topic);
 }

@@ -49,7 +49,7 @@ export function faultError(status: number, code: number | undefined): NtfyError 
 
 /** One error body as ntfy writes it: the JSON object and a newline. */
 export function errorBody(e: NtfyError): string {
-  return JSON.stringify({ code: e.code, http: e.http, error: e.error, link: e.link }) + '\n';
+  return `${JSON.stringify({ code: e.code, http: e.http, error: e.error, link: e.link })}\n`;
 }
 
 export const TOPIC_RE = /^[-_A-Za-z0-9]{1,64}$/;
@@ -78,19 +78,38 @@ export interface PublishRequest {
 
 type FieldType = 'string' | 'boolean' | 'integer' | 'string[]' | 'object[]';
 const JSON_FIELDS: Readonly<Record<string, FieldType>> = {
-  topic: 'string', message: 'string', title: 'string', tags: 'string[]', priority: 'integer',
-  click: 'string', actions: 'object[]', markdown: 'boolean', delay: 'string', cache: 'string',
-  firebase: 'string', sequence_id: 'string', attach: 'string', filename: 'string', icon: 'string',
-  email: 'string', call: 'string', template: 'string',
+  topic: 'string',
+  message: 'string',
+  title: 'string',
+  tags: 'string[]',
+  priority: 'integer',
+  click: 'string',
+  actions: 'object[]',
+  markdown: 'boolean',
+  delay: 'string',
+  cache: 'string',
+  firebase: 'string',
+  sequence_id: 'string',
+  attach: 'string',
+  filename: 'string',
+  icon: 'string',
+  email: 'string',
+  call: 'string',
+  template: 'string',
 };
 
 function hasType(value: unknown, type: FieldType): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'boolean': return typeof value === 'boolean';
-    case 'integer': return Number.isSafeInteger(value);
-    case 'string[]': return Array.isArray(value) && value.every((v) => typeof v === 'string' || v === null);
-    case 'object[]': return Array.isArray(value) && value.every((v) => v === null || (typeof v === 'object' && !Array.isArray(v)));
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'string[]':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' || v === null);
+    case 'object[]':
+      return Array.isArray(value) && value.every((v) => v === null || (typeof v === 'object' && !Array.isArray(v)));
   }
 }
 
@@ -170,13 +189,26 @@ export function parseHeaderPublish(topic: string, pathSequenceId: string, header
 /** ntfy's util.ParsePriority: 0 = not sent; names allowed; anything else is 40007. */
 export function parsePriority(raw: string): number | NtfyError {
   switch (raw.trim().toLowerCase()) {
-    case '': return 0;
-    case '1': case 'min': return 1;
-    case '2': case 'low': return 2;
-    case '3': case 'default': return 3;
-    case '4': case 'high': return 4;
-    case '5': case 'max': case 'urgent': return 5;
-    default: return NTFY_ERRORS.priorityInvalid;
+    case '':
+      return 0;
+    case '1':
+    case 'min':
+      return 1;
+    case '2':
+    case 'low':
+      return 2;
+    case '3':
+    case 'default':
+      return 3;
+    case '4':
+    case 'high':
+      return 4;
+    case '5':
+    case 'max':
+    case 'urgent':
+      return 5;
+    default:
+      return NTFY_ERRORS.priorityInvalid;
   }
 }
 

@@ -18,8 +18,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, createAccessControl, createRateLimiter, type AclEntry, type Permission, type RateLimit } from './ntfy-acl.ts';
 import {
-  NTFY_ERRORS, RESERVED_TOPICS, SEQUENCE_ID_RE, errorBody, isError, parseHeaderPublish, parseJsonPublish,
-  parsePriority, parseTags, randomId, readBody, route, type NtfyError, type PublishRequest, type Route,
+  NTFY_ERRORS,
+  RESERVED_TOPICS,
+  SEQUENCE_ID_RE,
+  errorBody,
+  isError,
+  parseHeaderPublish,
+  parseJsonPublish,
+  parsePriority,
+  parseTags,
+  randomId,
+  readBody,
+  route,
+  type NtfyError,
+  type PublishRequest,
+  type Route,
 } from './ntfy-protocol.ts';
 
 /** Seconds a message stays cached (ntfy's default cache duration, 12 h). */
@@ -149,19 +162,37 @@ export function createNtfyServer(options: NtfyServerOptions, gate: PublishGate =
 
   const publish = (req: IncomingMessage, res: ServerResponse, r: Route, body: Buffer, tooLarge: boolean): void => {
     const who = identify(req);
-    if (isError(who)) return sendNtfyError(res, who);
+    if (isError(who)) {
+      sendNtfyError(res, who);
+      return;
+    }
     let p: PublishRequest | NtfyError;
     if (r.kind === 'publish-json') p = tooLarge ? NTFY_ERRORS.jsonBodyTooLarge : parseJsonPublish(body);
     else if (r.kind === 'publish') p = tooLarge ? NTFY_ERRORS.attachmentTooLarge : parseHeaderPublish(r.topic, r.sid, req.headers, body);
     else p = NTFY_ERRORS.notFound;
-    if (isError(p)) return sendNtfyError(res, p);
+    if (isError(p)) {
+      sendNtfyError(res, p);
+      return;
+    }
     const denied = authorize(who.user, p.topic, true);
-    if (denied !== undefined) return sendNtfyError(res, denied);
+    if (denied !== undefined) {
+      sendNtfyError(res, denied);
+      return;
+    }
     const priority = parsePriority(p.priority);
-    if (isError(priority)) return sendNtfyError(res, priority);
-    if (p.sequenceId !== '' && !SEQUENCE_ID_RE.test(p.sequenceId)) return sendNtfyError(res, NTFY_ERRORS.sequenceIdInvalid);
+    if (isError(priority)) {
+      sendNtfyError(res, priority);
+      return;
+    }
+    if (p.sequenceId !== '' && !SEQUENCE_ID_RE.test(p.sequenceId)) {
+      sendNtfyError(res, NTFY_ERRORS.sequenceIdInvalid);
+      return;
+    }
     const oversize = Buffer.byteLength(p.message) > messageLimit;
-    if (oversize && rejectOversize) return sendNtfyError(res, NTFY_ERRORS.attachmentsDisallowed);
+    if (oversize && rejectOversize) {
+      sendNtfyError(res, NTFY_ERRORS.attachmentsDisallowed);
+      return;
+    }
     if (oversize) oversizeMessages++;
     const id = randomId();
     const time = Math.floor(Date.now() / 1000);
@@ -185,35 +216,57 @@ export function createNtfyServer(options: NtfyServerOptions, gate: PublishGate =
       cached: p.cache,
       ...(p.delay !== '' ? { delay: p.delay } : {}),
     });
-    sendText(res, 200, json + '\n');
+    sendText(res, 200, `${json}\n`);
   };
 
   const clearOrDelete = (req: IncomingMessage, res: ServerResponse, topic: string, sid: string, event: StoredMessage['event']): void => {
     const who = identify(req);
-    if (isError(who)) return sendNtfyError(res, who);
+    if (isError(who)) {
+      sendNtfyError(res, who);
+      return;
+    }
     const denied = authorize(who.user, topic, true);
-    if (denied !== undefined) return sendNtfyError(res, denied);
-    if (!SEQUENCE_ID_RE.test(sid)) return sendNtfyError(res, NTFY_ERRORS.sequenceIdInvalid);
+    if (denied !== undefined) {
+      sendNtfyError(res, denied);
+      return;
+    }
+    if (!SEQUENCE_ID_RE.test(sid)) {
+      sendNtfyError(res, NTFY_ERRORS.sequenceIdInvalid);
+      return;
+    }
     const time = Math.floor(Date.now() / 1000);
     const json = store({
-      id: randomId(), sequence_id: sid, time, expires: time + CACHE_DURATION_SECONDS, event, topic,
-      publishedBy: who.user, oversize: false, cached: true,
+      id: randomId(),
+      sequence_id: sid,
+      time,
+      expires: time + CACHE_DURATION_SECONDS,
+      event,
+      topic,
+      publishedBy: who.user,
+      oversize: false,
+      cached: true,
     });
-    sendText(res, 200, json + '\n');
+    sendText(res, 200, `${json}\n`);
   };
 
   const poll = (req: IncomingMessage, res: ServerResponse, topic: string, query: string): void => {
     const who = identify(req);
-    if (isError(who)) return sendNtfyError(res, who);
+    if (isError(who)) {
+      sendNtfyError(res, who);
+      return;
+    }
     const denied = authorize(who.user, topic, false);
-    if (denied !== undefined) return sendNtfyError(res, denied);
+    if (denied !== undefined) {
+      sendNtfyError(res, denied);
+      return;
+    }
     const since = new URLSearchParams(query).get('since') ?? 'all';
     let list = (byTopic.get(topic) ?? []).filter((e) => e.message.cached);
     if (since === 'none') list = [];
     else if (since === 'latest') list = list.slice(-1);
     else if (/^\d+$/.test(since)) list = list.filter((e) => e.message.time >= Number(since));
     else if (since !== 'all') list = list.slice(list.findIndex((e) => e.message.id === since) + 1);
-    sendText(res, 200, list.map((e) => e.json + '\n').join(''), { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Access-Control-Allow-Origin': '*' });
+    sendText(res, 200, list.map((e) => `${e.json}\n`).join(''), { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Access-Control-Allow-Origin': '*' });
   };
 
   return {

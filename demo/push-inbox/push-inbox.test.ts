@@ -21,14 +21,22 @@ describe('the push inbox', () => {
   it('takes publishes with its token or none, refuses a wrong token, and answers the poll API', async () => {
     expect(inbox.publishToken).toMatch(/^tk_[-_A-Za-z0-9]{29}$/);
     expect((await publish({ topic: 'utility-power-outages', title: 'Power outage: Kandy', message: 'Feeder: F12', sequence_id: 'po-1' })).status).toBe(200);
-    expect((await publish({ topic: 'utility-power-outages', title: 'Power restored: Kandy', message: 'Feeder: F12', sequence_id: 'po-1' }, null)).status).toBe(200);
+    expect((await publish({ topic: 'utility-power-outages', title: 'Power restored: Kandy', message: 'Feeder: F12', sequence_id: 'po-1' }, null)).status).toBe(
+      200,
+    );
     const refused = await publish({ topic: 'utility-power-outages', message: 'x' }, 'tk_wrongwrongwrongwrongwrongwrong');
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ code: 40101 });
 
     const poll = await fetch(`${inbox.baseUrl}/utility-power-outages/json?poll=1`);
-    const lines = (await poll.text()).trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.map((m) => [m.title, m.sequence_id])).toEqual([['Power outage: Kandy', 'po-1'], ['Power restored: Kandy', 'po-1']]);
+    const lines = (await poll.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((m) => [m.title, m.sequence_id])).toEqual([
+      ['Power outage: Kandy', 'po-1'],
+      ['Power restored: Kandy', 'po-1'],
+    ]);
     expect(logged).toContain('utility-power-outages: Power restored: Kandy (sequence_id po-1)');
   });
 

@@ -40,7 +40,15 @@ export async function startPushInbox(options: { log: (message: string) => void }
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET') {
-      if (path === '/_events') return hub.connect(req, res, ntfy.stored().filter((e) => e.message.cached).map((e) => e.json));
+      if (path === '/_events')
+        return hub.connect(
+          req,
+          res,
+          ntfy
+            .stored()
+            .filter((e) => e.message.cached)
+            .map((e) => e.json),
+        );
       if (assets(res, path)) return;
       const topic = path.slice(1);
       if (path === '/' || (TOPIC_RE.test(topic) && !RESERVED_TOPICS.has(topic))) return sendPage(res, 'Push inbox', 'push-inbox.js');

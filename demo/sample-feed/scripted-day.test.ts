@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { checkFeedAnswer } from '../../core/plugin-api/index.ts';
 import { powerOutageAnswer } from '../../plugins/utility-power-outages/feed-schema.ts';
 import { scheduledOutageAnswer } from '../../plugins/utility-scheduled-outages/feed-schema.ts';
+import { placeReaches } from '../../core/places/index.ts';
+import { searchAddresses } from '../address-search/address-search.ts';
+import { areaShape, SAMPLE_TOWNS, townCentre } from './area-shapes.ts';
 import { describeChanges, localDatePlus, scriptedFeedAt } from './scripted-day.ts';
 
 const startedAt = new Date('2026-11-22T22:30:00.000Z');
@@ -76,5 +79,24 @@ describe('the scripted day of the sample feed', () => {
     expect(describeChanges(state(149), state(150))).toEqual(['SO-2001: scheduled outage changed to Gampola on 2026-11-24 09:00-15:00']);
     expect(describeChanges(state(299), state(300))).toEqual(['SO-2002: scheduled outage cancelled']);
     expect(describeChanges({ powerOutages: [], scheduledOutages: [] }, state(0))).toEqual(['SO-2001: scheduled outage in Gampola on 2026-11-24 09:00-13:00']);
+  });
+});
+
+describe("the sample feed's shapes", () => {
+  it('gives every item the shape of its towns, which the feed check keeps, and a point in a town lies in its shape', () => {
+    const { powerOutages, scheduledOutages } = scriptedFeedAt(6 * 120, startedAt, 'Asia/Colombo');
+    for (const item of [...powerOutages, ...scheduledOutages]) expect(item.geometry).not.toBeNull();
+    expect(powerOutages[0]!.geometry!.type).toBe('MultiPolygon'); // Kandy and Peradeniya
+    const checked = checkFeedAnswer(powerOutageAnswer, { outages: powerOutages });
+    expect(checked.ok && checked.value.rejected).toEqual([]);
+    for (const town of SAMPLE_TOWNS)
+      expect(placeReaches({ lat: townCentre(town)![0], lon: townCentre(town)![1], radiusMeters: 0 }, areaShape([town])!)).toBe(true);
+  });
+
+  it("finds the demo's addresses by every word asked, in any case", () => {
+    expect(searchAddresses('temple kandy').map((place) => place.name)).toEqual(['Temple of the Tooth, Sri Dalada Veediya, Kandy']);
+    expect(searchAddresses('RAILWAY')).toHaveLength(2);
+    expect(searchAddresses('nowhere')).toEqual([]);
+    expect(searchAddresses('  ')).toEqual([]);
   });
 });

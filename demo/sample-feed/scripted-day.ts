@@ -1,7 +1,7 @@
 // The feed's item types and calendar arithmetic are the feed plugins' own (type-only and pure).
-import type { PowerOutageItem } from '../../plugins/utility-power-outages/outage-types.ts';
-import type { ScheduledOutageItem } from '../../plugins/utility-scheduled-outages/scheduled-types.ts';
-import { addDays, localParts } from '../../plugins/utility-scheduled-outages/local-time.ts';
+import { wallClock } from '../../core/plugin-api/time-format.ts';
+import type { PowerOutageItem, ScheduledOutageItem } from './feed-items.ts';
+import { areaShape } from './area-shapes.ts';
 
 /**
  * The sample utility's scripted day, as a pure function of the seconds since
@@ -14,6 +14,8 @@ import { addDays, localParts } from '../../plugins/utility-scheduled-outages/loc
  * - every 120 s from then on: a new power outage somewhere else, restored
  *   45 to 90 s later. The feed keeps the latest 12 power outages, as a real
  *   feed drops old ones.
+ *
+ * Every item carries the shape of its areas (area-shapes.ts), for the map.
  */
 
 /** A power outage as the feed API reports it, with the optional estimate the sample always gives. */
@@ -59,23 +61,41 @@ function powerOutage(n: number, elapsed: number, startedAt: Date): SamplePowerOu
     cause: place.cause,
     customersAffected: place.customers,
     estimatedRestoration: at(startedAt, start + 2 * 3600),
+    geometry: areaShape(place.areas),
   };
 }
 
 /** The local calendar date `days` after the one `instant` falls on in `timeZone`. */
 export function localDatePlus(instant: Date, timeZone: string, days: number): string {
-  return addDays(localParts(instant, timeZone).date, days);
+  const [year, month, day] = wallClock(instant, timeZone).date.split('-').map(Number);
+  return new Date(Date.UTC(year!, month! - 1, day! + days)).toISOString().slice(0, 10);
 }
 
 function scheduledOutages(elapsed: number, startedAt: Date, timeZone: string): ScheduledOutageItem[] {
-  const items: ScheduledOutageItem[] = [{
-    id: 'SO-2001', date: localDatePlus(startedAt, timeZone, 1), start: '09:00', end: elapsed >= 150 ? '15:00' : '13:00',
-    feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled',
-  }];
+  const items: ScheduledOutageItem[] = [
+    {
+      id: 'SO-2001',
+      date: localDatePlus(startedAt, timeZone, 1),
+      start: '09:00',
+      end: elapsed >= 150 ? '15:00' : '13:00',
+      feeder: 'F3',
+      areas: ['Gampola'],
+      reason: 'Maintenance',
+      status: 'scheduled',
+      geometry: areaShape(['Gampola']),
+    },
+  ];
   if (elapsed >= 60) {
     items.push({
-      id: 'SO-2002', date: localDatePlus(startedAt, timeZone, 2), start: '10:00', end: '16:00',
-      feeder: 'F7', areas: ['Kandy', 'Ampitiya'], reason: 'Line upgrade', status: elapsed >= 300 ? 'cancelled' : 'scheduled',
+      id: 'SO-2002',
+      date: localDatePlus(startedAt, timeZone, 2),
+      start: '10:00',
+      end: '16:00',
+      feeder: 'F7',
+      areas: ['Kandy', 'Ampitiya'],
+      reason: 'Line upgrade',
+      status: elapsed >= 300 ? 'cancelled' : 'scheduled',
+      geometry: areaShape(['Kandy', 'Ampitiya'], 1),
     });
   }
   return items;

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { startTwilioGateway, type TwilioGateway } from './twilio-gateway.ts';
 
+/** The demo gateway's rate, and the text lane's (NotificationPipeline__Rates__Sms): slow enough to watch the lane work. */
+export const DEMO_TEXTS_PER_SECOND = 5;
+
 /**
  * The demo's text gateway: the Twilio-compatible gateway with a page per
  * phone number (`/phone/+94771234567`) showing the texts it got, newest
@@ -12,7 +15,7 @@ export interface SmsGateway extends TwilioGateway {
   readonly baseUrl: string;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
@@ -24,7 +27,7 @@ h1{font-size:1.3rem}.text{background:#f3f4f6;border-radius:1rem;padding:.6rem .9
 input{flex:1;font:inherit;padding:.5rem;min-width:0}button{font:inherit;padding:.5rem 1rem}a{overflow-wrap:anywhere}`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
 export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (message: string) => void } = {}): Promise<SmsGateway> {
@@ -33,7 +36,10 @@ export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (
     const url = new URL(req.url ?? '/', 'http://gateway');
     if (req.method === 'GET' && url.pathname === '/') {
       const numbers = [...new Set(gateway.texts.map((t) => t.to))];
-      const list = numbers.length === 0 ? '<p>No texts yet. Subscribe by text message on the subscribe page.</p>' : `<ul>${numbers.map((n) => `<li><a href="/phone/${encodeURIComponent(n)}">${escape(n)}</a></li>`).join('')}</ul>`;
+      const list =
+        numbers.length === 0
+          ? '<p>No texts yet. Subscribe by text message on the subscribe page.</p>'
+          : `<ul>${numbers.map((n) => `<li><a href="/phone/${encodeURIComponent(n)}">${escapeHtml(n)}</a></li>`).join('')}</ul>`;
       res.writeHead(200, PAGE_HEADERS).end(page('Text gateway', `<h1>Phones that got texts</h1>${list}`));
       return true;
     }
@@ -45,31 +51,47 @@ export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (
       void gateway.reply(number, text).then(
         (reply) => {
           const thread = conversations.get(number) ?? [];
-          thread.push({ mine: true, text, at: new Date() }, { mine: false, text: reply.status === 200 ? reply.answer : `(the service answered ${reply.status})`, at: new Date() });
+          thread.push(
+            { mine: true, text, at: new Date() },
+            { mine: false, text: reply.status === 200 ? reply.answer : `(the service answered ${reply.status})`, at: new Date() },
+          );
           conversations.set(number, thread);
           options.log?.(`reply from ${number}: ${JSON.stringify(text)} → ${reply.status}`);
           res.writeHead(303, { location: `/phone/${encodeURIComponent(number)}` }).end();
         },
-        (err: unknown) => res.writeHead(502, PAGE_HEADERS).end(page('Text gateway', `<p>The service could not be reached: ${escape((err as Error).message)}</p>`)),
+        (err: unknown) =>
+          res.writeHead(502, PAGE_HEADERS).end(page('Text gateway', `<p>The service could not be reached: ${escapeHtml((err as Error).message)}</p>`)),
       );
       return true;
     }
     if (req.method === 'GET' && !match[2]) {
       const received = gateway.textsTo(number).map((t) => ({ mine: false, text: t.body, at: t.at }));
       const thread = [...received, ...(conversations.get(number) ?? [])].sort((a, b) => b.at.getTime() - a.at.getTime());
-      const texts = thread.map((t) => `<div class="text${t.mine ? ' mine' : ''}">${escape(t.text)}<div class="meta">${t.at.toLocaleTimeString()}</div></div>`).join('');
+      const texts = thread
+        .map((t) => `<div class="text${t.mine ? ' mine' : ''}">${escapeHtml(t.text)}<div class="meta">${t.at.toLocaleTimeString()}</div></div>`)
+        .join('');
       res.writeHead(200, PAGE_HEADERS).end(
-        page(`Texts to ${number}`, `<p><a href="/">All phones</a></p><h1>Texts to ${escape(number)}</h1>
+        page(
+          `Texts to ${number}`,
+          `<p><a href="/">All phones</a></p><h1>Texts to ${escapeHtml(number)}</h1>
 <form method="post" action="/phone/${encodeURIComponent(number)}/reply"><input name="Body" placeholder="Reply (YES, STOP, START, STATUS, HELP)" aria-label="Reply" maxlength="320" required><button>Send</button></form>
-${texts || '<p>No texts yet.</p>'}`),
+${texts || '<p>No texts yet.</p>'}`,
+        ),
       );
       return true;
     }
     return false;
   };
   const gateway = await startTwilioGateway(
-    { accountSid: 'ACdemo', authToken: `demo-sms-${randomBytes(12).toString('base64url')}`, number: '+15005550006', publicBaseUrl: options.publicBaseUrl ?? 'http://127.0.0.1' },
+    {
+      accountSid: 'ACdemo',
+      authToken: `demo-sms-${randomBytes(12).toString('base64url')}`,
+      number: '+15005550006',
+      publicBaseUrl: options.publicBaseUrl ?? 'http://127.0.0.1',
+    },
     pages,
   );
+  // A gateway with a visible rate, as a long code's is (429 with Retry-After beyond it): the service's text lane keeps to it.
+  gateway.limit(DEMO_TEXTS_PER_SECOND, 1);
   return Object.assign(gateway, { baseUrl: gateway.url });
 }

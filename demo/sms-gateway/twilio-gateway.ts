@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { twilioSignature } from '../../plugins/delivery-sms/twilio-signature.ts';
 
 /**
  * A local gateway speaking Twilio's Messages API, for the demo and the
@@ -53,6 +52,23 @@ export interface TwilioGateway {
   readonly unauthorized: number;
   /** Every send request, answered or refused (the bench counts them). */
   readonly requests: number;
+  /** When each send request arrived (Date.now()), answered or refused: what the peer saw. */
+  readonly arrivals: readonly number[];
+  /** Send requests answered 429 because of the rate or a refusal window. */
+  readonly throttled: number;
+  /** The most send requests that arrived within any one second. */
+  busiestSecond(): number;
+  /** Answers every send this many milliseconds late (a slow gateway). */
+  setLatency(ms: number): void;
+  /**
+   * Takes `perSecond` sends a second and answers 429 beyond (with Retry-After
+   * when given), as a rate limiter does: a send may come up to one interval
+   * early on the schedule the rate sets (so one late send followed by an on-
+   * time one passes), never more. 0: no limit.
+   */
+  limit(perSecond: number, retryAfterSeconds?: number): void;
+  /** Answers 429 to every send for the next `ms` milliseconds (with Retry-After when given). */
+  refuseFor(ms: number, retryAfterSeconds?: number): void;
   /** Env entries pointing the service at this gateway. */
   readonly env: Record<string, string>;
   /** The next sends get these answers, in order (then 201 again). */
@@ -69,14 +85,27 @@ export interface TwilioGateway {
 
 const newSid = (prefix: string) => prefix + randomBytes(16).toString('hex');
 const twimlText = (xml: string) =>
-  (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? '').replace(/&(lt|gt|amp|quot|apos);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+  (/<Message>([\s\S]*)<\/Message>/.exec(xml)?.[1] ?? '').replace(
+    /&(lt|gt|amp|quot|apos);/g,
+    (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!,
+  );
 
-export async function startTwilioGateway(options: TwilioGatewayOptions, pages?: (gateway: TwilioGateway, req: http.IncomingMessage, res: http.ServerResponse, body: string) => boolean): Promise<TwilioGateway> {
+export async function startTwilioGateway(
+  options: TwilioGatewayOptions,
+  pages?: (gateway: TwilioGateway, req: http.IncomingMessage, res: http.ServerResponse, body: string) => boolean,
+): Promise<TwilioGateway> {
   const texts: GatewayText[] = [];
   const replies: GatewayReply[] = [];
   const scripted: ScriptedAnswer[] = [];
   let unauthorized = 0;
   let requests = 0;
+  let throttled = 0;
+  let latencyMs = 0;
+  let rate = { perSecond: 0, retryAfter: undefined as number | undefined };
+  let refusal = { until: 0, retryAfter: undefined as number | undefined };
+  const arrivals: number[] = [];
+  /** When the next send is due at the rate (a GCRA's theoretical arrival time). */
+  let dueAt = 0;
   let serviceUrl = (options.serviceUrl ?? options.publicBaseUrl).replace(/\/+$/, '');
   const publicBase = options.publicBaseUrl.replace(/\/+$/, '');
   const messagesPath = `/2010-04-01/Accounts/${options.accountSid}/Messages.json`;
@@ -92,7 +121,10 @@ export async function startTwilioGateway(options: TwilioGatewayOptions, pages?: 
     const path = publicUrl.startsWith(publicBase) ? publicUrl.slice(publicBase.length) : new URL(publicUrl).pathname;
     const response = await request(`${serviceUrl}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature ?? twilioSignature(options.authToken, publicUrl, fields) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? twilioSignature(options.authToken, publicUrl, fields),
+      },
       body: new URLSearchParams(fields).toString(),
     });
     return { status: response.statusCode, text: await response.body.text() };
@@ -106,25 +138,61 @@ export async function startTwilioGateway(options: TwilioGatewayOptions, pages?: 
     req.on('end', () => {
       if (req.method === 'POST' && req.url === messagesPath) {
         requests++;
-        if (req.headers.authorization !== expectedAuth) {
-          unauthorized++;
-          return answer(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
-        }
-        const form = Object.fromEntries(new URLSearchParams(body));
-        if (!form.To || !form.Body || (!form.From && !form.MessagingServiceSid)) {
-          return answer(res, 400, { code: 21604, message: "A 'To', 'Body' and 'From' or 'MessagingServiceSid' are required", status: 400 });
-        }
-        const fault = scripted.shift();
-        if (fault) return answer(res, fault.status, { code: fault.code ?? fault.status * 100, message: 'scripted', status: fault.status }, fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) });
-        const text: GatewayText = { sid: newSid('SM'), to: form.To, from: form.From ?? options.number, body: form.Body, statusCallback: form.StatusCallback, at: new Date() };
-        texts.push(text);
-        return answer(res, 201, { sid: text.sid, status: 'queued', to: text.to, from: text.from, body: text.body });
+        const arrived = Date.now();
+        arrivals.push(arrived);
+        if (latencyMs > 0) return void setTimeout(() => answerSend(req, res, body, arrived), latencyMs);
+        return answerSend(req, res, body, arrived);
       }
       if (pages?.(gateway, req, res, body)) return;
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ code: 20404, message: 'not found', status: 404 }));
     });
   });
+
+  /** What the gateway answers one send: a refusal window or the rate first, then scripted faults, then 201. */
+  function answerSend(req: http.IncomingMessage, res: http.ServerResponse, body: string, arrived: number) {
+    if (req.headers.authorization !== expectedAuth) {
+      unauthorized++;
+      return answer(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+    }
+    const form = Object.fromEntries(new URLSearchParams(body));
+    if (!form.To || !form.Body || (!form.From && !form.MessagingServiceSid)) {
+      return answer(res, 400, { code: 21604, message: "A 'To', 'Body' and 'From' or 'MessagingServiceSid' are required", status: 400 });
+    }
+    const tooMany = (retryAfter: number | undefined) => {
+      throttled++;
+      return answer(
+        res,
+        429,
+        { code: 20429, message: 'Too Many Requests', status: 429 },
+        retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+      );
+    };
+    if (arrived < refusal.until) return tooMany(refusal.retryAfter);
+    if (rate.perSecond > 0) {
+      const interval = 1000 / rate.perSecond;
+      if (arrived < dueAt - interval) return tooMany(rate.retryAfter);
+      dueAt = Math.max(dueAt, arrived) + interval;
+    }
+    const fault = scripted.shift();
+    if (fault)
+      return answer(
+        res,
+        fault.status,
+        { code: fault.code ?? fault.status * 100, message: 'scripted', status: fault.status },
+        fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) },
+      );
+    const text: GatewayText = {
+      sid: newSid('SM'),
+      to: form.To,
+      from: form.From ?? options.number,
+      body: form.Body,
+      statusCallback: form.StatusCallback,
+      at: new Date(),
+    };
+    texts.push(text);
+    return answer(res, 201, { sid: text.sid, status: 'queued', to: text.to, from: text.from, body: text.body });
+  }
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -138,6 +206,14 @@ export async function startTwilioGateway(options: TwilioGatewayOptions, pages?: 
     get requests() {
       return requests;
     },
+    arrivals,
+    get throttled() {
+      return throttled;
+    },
+    busiestSecond: () => busiestSecond(arrivals),
+    setLatency: (ms) => void (latencyMs = ms),
+    limit: (perSecond, retryAfter) => void (rate = { perSecond, retryAfter }),
+    refuseFor: (ms, retryAfter) => void (refusal = { until: Date.now() + ms, retryAfter }),
     env: { Sms__BaseUrl: url, Sms__AccountSid: options.accountSid, Sms__AuthToken: options.authToken, Sms__From: options.number },
     script: (...answers) => void scripted.push(...answers),
     setServiceUrl: (next) => void (serviceUrl = next.replace(/\/+$/, '')),
@@ -159,4 +235,28 @@ export async function startTwilioGateway(options: TwilioGatewayOptions, pages?: 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return gateway;
+}
+
+/** The most of these instants (milliseconds) that fall within any one second. */
+export function busiestSecond(instants: readonly number[]): number {
+  const sorted = [...instants].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; end < sorted.length; end++) {
+    while (sorted[end]! - sorted[start]! >= 1000) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
+
+/**
+ * Twilio's request signature, as the gateway computes it (its published
+ * algorithm, written here so the double does not lean on the plugin's own
+ * code): base64 HMAC-SHA1 keyed by the auth token over the URL and each
+ * field's name and value, names sorted.
+ */
+export function twilioSignature(authToken: string, url: string, fields: Readonly<Record<string, string>>): string {
+  const data = Object.keys(fields)
+    .sort()
+    .reduce((text, name) => text + name + fields[name], url);
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }

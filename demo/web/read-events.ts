@@ -11,7 +11,11 @@ export async function readEvents(url: string, count: number): Promise<unknown[]>
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      const data = frame
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
       if (data !== '') items.push(JSON.parse(data));
     }
     if (items.length >= count) break;

@@ -33,7 +33,7 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function verify(secret: string, hook: { body: string; headers: Readonly<Record<string, string>> }): boolean {
   try {
@@ -61,7 +61,14 @@ export async function startWebhookReceiver(options: { port?: number; log?: (mess
         const answer = scripted.get(name)?.shift() ?? { status: 200 };
         const headers = Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
         const secret = secrets.get(name);
-        received.push({ name, headers, body, verified: secret === undefined ? null : verify(secret, { body, headers }), answered: answer.status, at: new Date() });
+        received.push({
+          name,
+          headers,
+          body,
+          verified: secret === undefined ? null : verify(secret, { body, headers }),
+          answered: answer.status,
+          at: new Date(),
+        });
         options.log?.(`${name}: ${headers['webhook-id']} → ${answer.status}`);
         const send = () => res.writeHead(answer.status, answer.retryAfter === undefined ? {} : { 'retry-after': String(answer.retryAfter) }).end();
         const wait = delays.get(name);
@@ -78,13 +85,16 @@ export async function startWebhookReceiver(options: { port?: number; log?: (mess
       if (req.method === 'GET' && url.pathname === '/') {
         const rows = [...received].reverse().map((hook) => {
           const mark = hook.verified === null ? 'signature not checked: paste the secret below' : hook.verified ? 'signature verified ✓' : 'signature WRONG ✗';
-          return `<article><h2>${escape(hook.name)} <small>${escape(mark)}</small></h2><p class="meta">${escape(hook.headers['webhook-id'] ?? '')} · ${hook.at.toLocaleTimeString()} · answered ${hook.answered}</p><pre>${escape(JSON.stringify(JSON.parse(hook.body || '{}'), null, 2))}</pre>
-<form method="post" action="/hooks/${escape(hook.name)}/secret"><input name="secret" placeholder="whsec_… from the create answer" aria-label="Signing secret of ${escape(hook.name)}"><button>Check signatures</button></form></article>`;
+          return `<article><h2>${escapeHtml(hook.name)} <small>${escapeHtml(mark)}</small></h2><p class="meta">${escapeHtml(hook.headers['webhook-id'] ?? '')} · ${hook.at.toLocaleTimeString()} · answered ${hook.answered}</p><pre>${escapeHtml(JSON.stringify(JSON.parse(hook.body || '{}'), null, 2))}</pre>
+<form method="post" action="/hooks/${escapeHtml(hook.name)}/secret"><input name="secret" placeholder="whsec_… from the create answer" aria-label="Signing secret of ${escapeHtml(hook.name)}"><button>Check signatures</button></form></article>`;
         });
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" });
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+        });
         res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Webhook receiver</title>
 <style>body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:48rem;padding:1rem;color:#1f2937}pre{background:#f3f4f6;padding:.75rem;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}small{font-weight:normal;color:#4b5563}.meta{color:#6b7280;font-size:.85rem;overflow-wrap:anywhere}form{display:flex;gap:.5rem}input{flex:1;min-width:0;font:inherit;padding:.4rem}button{font:inherit}</style></head>
-<body><h1>Webhook receiver</h1><p>Subscribe with the webhook URL <code>${escape(receiver.hookUrl('my-hook'))}</code> (any name after /hooks/).</p>${rows.join('') || '<p>Nothing received yet.</p>'}</body></html>`);
+<body><h1>Webhook receiver</h1><p>Subscribe with the webhook URL <code>${escapeHtml(receiver.hookUrl('my-hook'))}</code> (any name after /hooks/).</p>${rows.join('') || '<p>Nothing received yet.</p>'}</body></html>`);
         return;
       }
       res.writeHead(404).end();

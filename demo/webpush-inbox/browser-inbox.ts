@@ -14,7 +14,7 @@ export interface BrowserInbox extends PushServiceDouble {
   setServiceUrl(url: string): void;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export async function startBrowserInbox(options: { log?: (message: string) => void } = {}): Promise<BrowserInbox> {
   let serviceUrl = '';
@@ -29,14 +29,19 @@ export async function startBrowserInbox(options: { log?: (message: string) => vo
       void fetch(`${serviceUrl}/api/notification-subscriptions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ displayName: `Simulated browser${area ? ` (${area})` : ''}`, feedId: 'utility.power-outages', filter, delivery: { provider: 'WebPush', subscription } }),
+        body: JSON.stringify({
+          displayName: `Simulated browser${area ? ` (${area})` : ''}`,
+          feedId: 'utility.power-outages',
+          filter,
+          delivery: { provider: 'WebPush', subscription },
+        }),
       }).then(
         (answer) => {
           browsers.push({ name, area, created: answer.ok ? 'subscribed' : `the service answered ${answer.status}` });
           options.log?.(`${name} (${area || 'every area'}): ${answer.status}`);
           res.writeHead(303, { location: '/' }).end();
         },
-        (err: unknown) => void res.writeHead(502).end(escape((err as Error).message)),
+        (err: unknown) => void res.writeHead(502).end(escapeHtml((err as Error).message)),
       );
       return true;
     }
@@ -44,11 +49,14 @@ export async function startBrowserInbox(options: { log?: (message: string) => vo
       const sections = browsers.map((browser) => {
         const shown = inbox.to(browser.name).map((push) => {
           const data = JSON.parse(push.payload) as { title?: string; body?: string; tag?: string };
-          return `<div class="note"><strong>${escape(data.title ?? '')}</strong><div>${escape(data.body ?? '')}</div><div class="meta">tag ${escape(data.tag ?? '')} · Urgency ${escape(push.urgency ?? '')} · TTL ${escape(push.ttl ?? '')} · VAPID verified</div></div>`;
+          return `<div class="note"><strong>${escapeHtml(data.title ?? '')}</strong><div>${escapeHtml(data.body ?? '')}</div><div class="meta">tag ${escapeHtml(data.tag ?? '')} · Urgency ${escapeHtml(push.urgency ?? '')} · TTL ${escapeHtml(push.ttl ?? '')} · VAPID verified</div></div>`;
         });
-        return `<section><h2>${escape(browser.name)} <small>${escape(browser.area || 'every area')}: ${escape(browser.created)}</small></h2>${shown.join('') || '<p>No notifications yet.</p>'}</section>`;
+        return `<section><h2>${escapeHtml(browser.name)} <small>${escapeHtml(browser.area || 'every area')}: ${escapeHtml(browser.created)}</small></h2>${shown.join('') || '<p>No notifications yet.</p>'}</section>`;
       });
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+      });
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Browser push service</title>
 <style>body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:44rem;padding:1rem;color:#1f2937}.note{border:1px solid #d1d5db;border-radius:.5rem;padding:.6rem .8rem;margin:.5rem 0;white-space:pre-wrap;overflow-wrap:anywhere}.meta{color:#6b7280;font-size:.8rem}small{font-weight:normal;color:#4b5563}form{display:flex;gap:.5rem;flex-wrap:wrap}input{flex:1;min-width:0;font:inherit;padding:.4rem}button{font:inherit}</style></head>
 <body><h1>Browser push service</h1><p>A real browser subscribes at its vendor's push service, which this demo cannot reach. Add a simulated browser: it subscribes to power outages through the API, and its notifications show here, decrypted.</p>

@@ -73,7 +73,10 @@ export function checkVapid(authorization: string | undefined, origin: string, no
   if (!header || !claims || !signature) throw new Error('not a JWT');
   if (JSON.parse(b64(header).toString()).alg !== 'ES256') throw new Error('not ES256');
   const point = b64(k);
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') },
+    format: 'jwk',
+  });
   if (!verifySignature('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' }, b64(signature))) throw new Error('bad signature');
   const body = JSON.parse(b64(claims).toString()) as { aud?: string; exp?: number; sub?: string };
   if (body.aud !== origin) throw new Error(`aud ${body.aud} is not ${origin}`);

@@ -19,7 +19,10 @@ const tags = ['admin'];
 const ViewQuery = Type.Object({ limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) }, { additionalProperties: false });
 // Outbox ids are bigint; JSON numbers beyond 2^53 - 1 are not held exactly (and 1e23 is no bigint at all).
 const OutboxId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-const RequeueBody = Type.Object({ ids: Type.Optional(Type.Array(OutboxId, { minItems: 1, maxItems: 1000 })) }, { additionalProperties: false, examples: [{ ids: [1, 2] }] });
+const RequeueBody = Type.Object(
+  { ids: Type.Optional(Type.Array(OutboxId, { minItems: 1, maxItems: 1000 })) },
+  { additionalProperties: false, examples: [{ ids: [1, 2] }] },
+);
 
 const DEFAULT_DEAD_SHOWN = 100;
 
@@ -72,7 +75,10 @@ export function adminRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
     async (request) => {
       const requeued = await context.db.transaction(async (trx) => {
         const items = await requeueDead(trx, request.body.ids, context.now());
-        await context.ledger.reopen(items.flatMap((item) => (item.ledgerId === null ? [] : [item.ledgerId])), trx);
+        await context.ledger.reopen(
+          items.flatMap((item) => (item.ledgerId === null ? [] : [item.ledgerId])),
+          trx,
+        );
         return items;
       });
       request.log.info({ requeued: requeued.length, ids: requeued.map((item) => item.id) }, 'dead emails requeued by an admin');

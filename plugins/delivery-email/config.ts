@@ -1,4 +1,4 @@
-import { Type } from '#plugin-api';
+import { Type, type DeliveryPluginContext } from '#plugin-api';
 
 export const emailConfig = {
   EmailProvider: Type.Object({
@@ -15,7 +15,11 @@ export const emailConfig = {
     IntervalSeconds: Type.Integer({ minimum: 1, default: 120, description: 'Period of the outbox worker sweep.' }),
     BatchSize: Type.Integer({ minimum: 50, maximum: 100, default: 50, description: 'Messages claimed per batch (50..100).' }),
     MaxAttempts: Type.Integer({ minimum: 1, default: 8, description: 'Send attempts before an item is dead.' }),
-    RetryBaseSeconds: Type.Integer({ minimum: 1, default: 30, description: 'First retry delay; it doubles with each attempt (with jitter), up to RetryMaxSeconds.' }),
+    RetryBaseSeconds: Type.Integer({
+      minimum: 1,
+      default: 30,
+      description: 'First retry delay; it doubles with each attempt (with jitter), up to RetryMaxSeconds.',
+    }),
     RetryMaxSeconds: Type.Integer({ minimum: 1, default: 3600, description: 'Longest delay between two send attempts.' }),
     LeaseSeconds: Type.Integer({
       minimum: 2,
@@ -25,3 +29,6 @@ export const emailConfig = {
     VerificationTtlHours: Type.Integer({ minimum: 1, maximum: 720, default: 48, description: 'How long the link of a verification email stays valid.' }),
   }),
 };
+
+/** The context core hands this plugin: its own sections typed. */
+export type EmailContext = DeliveryPluginContext<typeof emailConfig>;

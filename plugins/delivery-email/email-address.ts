@@ -51,5 +51,10 @@ export function maskEmailAddress(address: string): string {
 export function headerText(value: string, maxLength = 200): string {
   const line = singleLine(value);
   const chars = [...line];
-  return chars.length <= maxLength ? line : `${chars.slice(0, maxLength - 1).join('').trimEnd()}…`;
+  return chars.length <= maxLength
+    ? line
+    : `${chars
+        .slice(0, maxLength - 1)
+        .join('')
+        .trimEnd()}…`;
 }

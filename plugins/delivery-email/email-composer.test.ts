@@ -18,7 +18,12 @@ const feeds = feedCatalogOf([
       },
     },
   },
-  { id: 'utility.water', displayName: 'Water supply', eventTypes: ['BoilWaterNotice'], presentation: { eventTypes: { BoilWaterNotice: { label: 'Boil water notice', hint: 'When tap water must be boiled.' } } } },
+  {
+    id: 'utility.water',
+    displayName: 'Water supply',
+    eventTypes: ['BoilWaterNotice'],
+    presentation: { eventTypes: { BoilWaterNotice: { label: 'Boil water notice', hint: 'When tap water must be boiled.' } } },
+  },
 ]);
 const composer = new EmailComposer({ publicBaseUrl: 'https://alerts.example.org/', unsubscribeToken: (publicId) => `tok-${publicId}`, feeds });
 const notification = (template: string, params: Partial<{ title: string; body: string; name: string; publicId: string; language: string }> = {}) =>
@@ -29,8 +34,12 @@ const notification = (template: string, params: Partial<{ title: string; body: s
   });
 
 describe('email templates', () => {
-  it('takes each email\'s look from its feed: label, intro (or hint) and accent; /test and unknown types have their own', () => {
-    expect(eventLook(feeds, 'utility.power-outages/NewOutage')).toEqual({ label: 'Power outage', intro: 'An outage was reported in an area you follow.', accent: '#b42318' });
+  it("takes each email's look from its feed: label, intro (or hint) and accent; /test and unknown types have their own", () => {
+    expect(eventLook(feeds, 'utility.power-outages/NewOutage')).toEqual({
+      label: 'Power outage',
+      intro: 'An outage was reported in an area you follow.',
+      accent: '#b42318',
+    });
     expect(eventLook(feeds, 'utility.power-outages/Restoration')).toEqual({ label: 'Power restored', intro: 'When power comes back.', accent: '#027a48' });
     expect(eventLook(feeds, 'utility.power-outages/Quiet')).toMatchObject({ label: 'Quiet', accent: '#b42318' });
     expect(eventLook(feeds, 'utility.water/Test').label).toBe('Test');
@@ -69,17 +78,21 @@ describe('email templates', () => {
     const email = await notification('utility.power-outages/NewOutage');
     const link = 'https://alerts.example.org/api/notification-subscriptions/pub1/unsubscribe?token=tok-pub1';
     expect(email.headers).toEqual({ 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
-    expect(email.text).toBe(`Power outage: Kandy\n\nFeeder: F12\nAreas: Kandy\n\n--\nYou receive this email because of your subscription "Home".\nUnsubscribe: ${link}\n`);
+    expect(email.text).toBe(
+      `Power outage: Kandy\n\nFeeder: F12\nAreas: Kandy\n\n--\nYou receive this email because of your subscription "Home".\nUnsubscribe: ${link}\n`,
+    );
     expect(email.html).toContain(`href="${link}"`);
   });
 
-  it('a notification\'s small print is in the subscriber\'s language (Tamil), the link the same; an unknown language is English', async () => {
+  it("a notification's small print is in the subscriber's language (Tamil), the link the same; an unknown language is English", async () => {
     const email = await notification('utility.power-outages/NewOutage', { language: 'ta' });
     const link = 'https://alerts.example.org/api/notification-subscriptions/pub1/unsubscribe?token=tok-pub1';
     expect(email.text).toContain(`\n--\nஉங்கள் "Home" சந்தாவின் காரணமாக இந்த மின்னஞ்சல் உங்களுக்கு வருகிறது.\nசந்தாவிலிருந்து விலகவும்: ${link}\n`);
     expect(email.html).toContain('சந்தாவிலிருந்து விலகவும்');
     expect(email.html).not.toContain('You receive this email');
-    expect((await notification('utility.power-outages/NewOutage', { language: 'xx' })).text).toContain('You receive this email because of your subscription "Home".');
+    expect((await notification('utility.power-outages/NewOutage', { language: 'xx' })).text).toContain(
+      'You receive this email because of your subscription "Home".',
+    );
   });
 
   it('a verification email links to verify, says it can be ignored, and has no unsubscribe header', async () => {
@@ -137,7 +150,9 @@ describe('email templates', () => {
     expect(notificationSubject('Outage \u202eecnuonna')).toBe('Outage ecnuonna');
     expect(verificationSubject(name)).toBe('Confirm your email alerts: Invoicegpj.exe x');
     // Arabic and Hebrew text itself, and the marks that order it, stay.
-    expect(verificationSubject('\u0627\u0644\u0645\u0646\u0632\u0644 \u200f\u05d1\u05d9\u05ea')).toBe('Confirm your email alerts: \u0627\u0644\u0645\u0646\u0632\u0644 \u200f\u05d1\u05d9\u05ea');
+    expect(verificationSubject('\u0627\u0644\u0645\u0646\u0632\u0644 \u200f\u05d1\u05d9\u05ea')).toBe(
+      'Confirm your email alerts: \u0627\u0644\u0645\u0646\u0632\u0644 \u200f\u05d1\u05d9\u05ea',
+    );
   });
 
   it('subjects are one line', () => {
@@ -151,7 +166,10 @@ describe('bodyHtml', () => {
     ['Feeder: F12', '<p style="margin:0 0 12px 0"><strong>Feeder:</strong> F12</p>'],
     ['one\ntwo', '<p style="margin:0 0 12px 0">one<br />two</p>'],
     ['para one\n\npara two', '<p style="margin:0 0 12px 0">para one</p><p style="margin:0 0 12px 0">para two</p>'],
-    ['A sentence that runs long before its colon: is not a label', '<p style="margin:0 0 12px 0">A sentence that runs long before its colon: is not a label</p>'],
+    [
+      'A sentence that runs long before its colon: is not a label',
+      '<p style="margin:0 0 12px 0">A sentence that runs long before its colon: is not a label</p>',
+    ],
     ['<x>: "y"', '<p style="margin:0 0 12px 0"><strong>&lt;x&gt;:</strong> &quot;y&quot;</p>'],
   ])('%j', (body, html) => {
     expect(bodyHtml(body)).toBe(html);

@@ -51,12 +51,14 @@ export interface LinkSettings {
   unsubscribeToken(publicId: string): string | Promise<string>;
   /** The feeds as people see them: each email's banner, words and colour come from its feed. */
   readonly feeds: FeedCatalogPort;
+  /** Told each time a template is compiled (`notification:si`): the runtime logs it, so a compile on a send shows. */
+  readonly onCompile?: (template: string) => void;
 }
 
 export const notificationSubject = (title: string) => headerText(title);
 export const verificationSubject = (displayName: string, language?: string) => headerText(wordsIn(language)('verify.subject', { name: displayName }));
 
-type Mjml2Html = (typeof import('mjml'))['default'];
+type Mjml2Html = typeof import('mjml')['default'];
 let mjmlModule: Promise<Mjml2Html> | undefined;
 // Imported once per process, at start when a relay is configured (EmailComposer.warmUp): ~400 ms that a start without email need not pay.
 const loadMjml = () => (mjmlModule ??= import('mjml').then((module) => module.default));
@@ -151,6 +153,7 @@ export class EmailComposer {
   #skeleton(key: string, source: () => string): Promise<string> {
     let compiled = this.#compiled.get(key);
     if (!compiled) {
+      this.#links.onCompile?.(key);
       compiled = compileMjml(source());
       this.#compiled.set(key, compiled);
       compiled.catch(() => this.#compiled.delete(key));

@@ -90,13 +90,23 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       const response = await app().inject({
         method: 'POST',
         url: '/api/notification-subscriptions',
-        payload: { displayName: 'ගෙදර', feedId: 'utility.power-outages', preferences: { language: 'si' }, delivery: { provider: 'Email', destination: 'sinhala@example.org' } },
+        payload: {
+          displayName: 'ගෙදර',
+          feedId: 'utility.power-outages',
+          preferences: { language: 'si' },
+          delivery: { provider: 'Email', destination: 'sinhala@example.org' },
+        },
       });
       expect(response.statusCode).toBe(201);
-      await expect.poll(async () => {
-        await drain();
-        return mailTo('sinhala@example.org').length;
-      }, { timeout: 10_000, interval: 50 }).toBe(1);
+      await expect
+        .poll(
+          async () => {
+            await drain();
+            return mailTo('sinhala@example.org').length;
+          },
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(1);
       const [email] = mailTo('sinhala@example.org');
       expect(email.subject).toBe('ඔබේ ඊමේල් ඇඟවීම් තහවුරු කරන්න: ගෙදර');
       expect(email.text).toContain('තහවුරු කිරීමට, මෙම සබැඳිය විවෘත කරන්න');
@@ -127,13 +137,21 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       const destinations = Array.from({ length: 12 }, (_, i) => `together-${i}@example.org`);
       const created = await Promise.all(destinations.map((destination, i) => createEmailSubscription(app(), { displayName: `together ${i}`, destination })));
       // One run may not send all twelve (a scheduled run can hold the outbox's lease): run it until each address has its email.
-      await expect.poll(async () => {
-        await drain();
-        return destinations.filter((destination) => mailTo(destination).length > 0).length;
-      }, { timeout: 20_000, interval: 50 }).toBe(destinations.length);
+      await expect
+        .poll(
+          async () => {
+            await drain();
+            return destinations.filter((destination) => mailTo(destination).length > 0).length;
+          },
+          { timeout: 20_000, interval: 50 },
+        )
+        .toBe(destinations.length);
       for (const [i, destination] of destinations.entries()) {
         const emails = mailTo(destination);
-        expect(emails.map((email) => email.subject), destination).toEqual([`Confirm your email alerts: together ${i}`]);
+        expect(
+          emails.map((email) => email.subject),
+          destination,
+        ).toEqual([`Confirm your email alerts: together ${i}`]);
         const link = linkIn(emails[0].text, 'verify');
         expect(link).toContain(`/api/notification-subscriptions/${created[i].publicId}/verify?token=`);
         expect((await app().inject({ method: 'GET', url: link })).statusCode).toBe(200);
@@ -146,23 +164,41 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
     it('the create hook of a batch writes one verification email per subscription, each with its own working token', async () => {
       // The hook as a batch of creates calls it: several subscriptions in one transaction (through HTTP, whether
       // creates meet in a batch depends on timing).
-      const rows: Array<{ id: number | string; public_id: string; display_name: string; feed_id: string; destination: string }> = await knex()('notification_subscriptions')
+      const rows: Array<{ id: number | string; public_id: string; display_name: string; feed_id: string; destination: string }> = await knex()(
+        'notification_subscriptions',
+      )
         .insert(
           [0, 1, 2].map((i) => ({
-            public_id: `batch-hook-${i}`, display_name: `batch hook ${i}`, feed_id: 'utility.power-outages', filter_json: {}, provider: 'Email',
-            destination: `batch-hook-${i}@example.org`, scope: 'Anonymous', is_active: false, pending_verification: true,
+            public_id: `batch-hook-${i}`,
+            display_name: `batch hook ${i}`,
+            feed_id: 'utility.power-outages',
+            filter_json: {},
+            provider: 'Email',
+            destination: `batch-hook-${i}@example.org`,
+            scope: 'Anonymous',
+            is_active: false,
+            pending_verification: true,
           })),
         )
         .returning(['id', 'public_id', 'display_name', 'feed_id', 'destination']);
       const target = servicesOf(app()).targets.get('Email')!;
       const recipients: SubscriptionRecipient[] = rows.map((row) => ({
-        id: Number(row.id), publicId: row.public_id, displayName: row.display_name, feedId: row.feed_id, provider: 'Email', destination: row.destination, scope: 'Anonymous',
+        id: Number(row.id),
+        publicId: row.public_id,
+        displayName: row.display_name,
+        feedId: row.feed_id,
+        provider: 'Email',
+        destination: row.destination,
+        scope: 'Anonymous',
       }));
       await knex().transaction((trx) => target.onSubscriptionsCreated!(trx, recipients));
       await drain();
       for (const row of rows) {
         const emails = mailTo(row.destination);
-        expect(emails.map((email) => email.subject), row.destination).toEqual([`Confirm your email alerts: ${row.display_name}`]);
+        expect(
+          emails.map((email) => email.subject),
+          row.destination,
+        ).toEqual([`Confirm your email alerts: ${row.display_name}`]);
         const link = linkIn(emails[0].text, 'verify');
         expect(link).toContain(`/api/notification-subscriptions/${row.public_id}/verify?token=`);
         expect((await app().inject({ method: 'GET', url: link })).statusCode).toBe(200);
@@ -199,7 +235,9 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(email.header('message-id')).toMatch(/^<email-outbox-\d+@example\.net>$/);
 
       const unsubscribe = email.header('list-unsubscribe')!;
-      expect(unsubscribe).toMatch(new RegExp(`^<${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/api/notification-subscriptions/${subscription.publicId}/unsubscribe\\?token=[A-Za-z0-9_-]+>$`));
+      expect(unsubscribe).toMatch(
+        new RegExp(`^<${PUBLIC_BASE_URL.replace(/\./g, '\\.')}/api/notification-subscriptions/${subscription.publicId}/unsubscribe\\?token=[A-Za-z0-9_-]+>$`),
+      );
       expect(email.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
 
       expect(email.text).toContain('Feeder: F12\nAreas: Kandy <script>alert(1)</script>, Peradeniya & Co');
@@ -270,6 +308,31 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect((await app().inject({ method: 'GET', url: link, headers: { accept: 'text/html' } })).body).toContain('Already unsubscribed');
     });
 
+    it('one-click as multipart/form-data (as some mail providers send it) unsubscribes too; a file in it is refused', async () => {
+      const subscription = await verifiedSubscription('Form data', 'formdata@example.org');
+      await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-310')], { awaitDelivery: true });
+      await drain();
+      const link = linkIn(mailTo('formdata@example.org').at(-1)!.text, 'unsubscribe');
+      // The body as a client library writes it (the fetch standard's FormData, its own boundary).
+      const multipart = async (form: FormData) => {
+        const request = new Request('http://x/', { method: 'POST', body: form });
+        return { headers: { 'content-type': request.headers.get('content-type')! }, payload: Buffer.from(await request.arrayBuffer()) };
+      };
+      const withFile = new FormData();
+      withFile.append('List-Unsubscribe', 'One-Click');
+      withFile.append('attachment', new Blob(['x'.repeat(100)]), 'a.txt');
+      const refused = await app().inject({ method: 'POST', url: link, ...(await multipart(withFile)) });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      expect(refused.statusCode).toBeLessThan(500);
+      expect((await subscriptionState(subscription.publicId))?.is_active).toBe(true);
+
+      const form = new FormData();
+      form.append('List-Unsubscribe', 'One-Click');
+      const posted = await app().inject({ method: 'POST', url: link, ...(await multipart(form)) });
+      expect(posted.statusCode, posted.body).toBe(200);
+      expect((await subscriptionState(subscription.publicId))?.is_active).toBe(false);
+    });
+
     it('one-click POST (RFC 8058) unsubscribes at once; a queued email is then not sent; a bad token is a 400', async () => {
       const subscription = await verifiedSubscription('One click', 'oneclick@example.org');
       await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-300')], { awaitDelivery: true });
@@ -293,10 +356,17 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       await drain();
       await smtp.up();
       expect(await knex()('email_outbox').where({ recipient: 'oneclick@example.org', state: 'failed' }).count({ n: '*' })).toEqual([{ n: 1 }]);
-      const oneClick = await app().inject({ method: 'POST', url: link, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      const oneClick = await app().inject({
+        method: 'POST',
+        url: link,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
       expect(oneClick.statusCode).toBe(200);
       expect((await subscriptionState(subscription.publicId))?.is_active).toBe(false);
-      await knex()('email_outbox').where({ recipient: 'oneclick@example.org', state: 'failed' }).update({ due_at: new Date(0) });
+      await knex()('email_outbox')
+        .where({ recipient: 'oneclick@example.org', state: 'failed' })
+        .update({ due_at: new Date(0) });
       await drain();
       expect(mailTo('oneclick@example.org').filter((m) => m.subject.startsWith('Power outage'))).toHaveLength(1);
       const { id } = await knex()('notification_subscriptions').where({ public_id: subscription.publicId }).first('id');
@@ -337,7 +407,12 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       const all = await app().inject({ method: 'POST', url: '/api/admin/email-outbox/requeue', headers: { authorization: `Bearer ${admin}` } });
       expect(all.statusCode).toBe(200);
       expect(all.json()).toEqual({ requeued: 0 });
-      const bad = await app().inject({ method: 'POST', url: '/api/admin/email-outbox/requeue', headers: { authorization: `Bearer ${admin}` }, payload: { ids: ['x'] } });
+      const bad = await app().inject({
+        method: 'POST',
+        url: '/api/admin/email-outbox/requeue',
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { ids: ['x'] },
+      });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toContain('ids');
     });

@@ -1,12 +1,10 @@
-import type { DeliveryPluginContext, PluginQueue } from '#plugin-api';
-import type { emailConfig } from './config.ts';
+import type { PluginQueue } from '#plugin-api';
+import type { EmailContext } from './config.ts';
 import { EmailComposer } from './email-composer.ts';
 import { unsubscribeToken } from './link-tokens.ts';
 import { defineOutboxQueue } from './outbox-queue.ts';
 import { loadLinkKey, stateCountsUpTo } from './outbox-repository.ts';
 import { createSmtpSender, type SmtpSender } from './smtp-sender.ts';
-
-export type EmailContext = DeliveryPluginContext<typeof emailConfig>;
 
 /**
  * What the target and the routes of one plugin context share: one SMTP
@@ -23,20 +21,10 @@ export interface EmailRuntime {
   close(): Promise<void>;
 }
 
-const runtimes = new WeakMap<EmailContext, EmailRuntime>();
 /** The outbox gauge counts each state up to this many items: the read stays bounded as sent items pile up. */
 const OUTBOX_GAUGE_CAP = 100_000;
 
-export function emailRuntime(context: EmailContext): EmailRuntime {
-  let runtime = runtimes.get(context);
-  if (!runtime) {
-    runtime = createRuntime(context);
-    runtimes.set(context, runtime);
-  }
-  return runtime;
-}
-
-function createRuntime(context: EmailContext): EmailRuntime {
+export function createEmailRuntime(context: EmailContext): EmailRuntime {
   const sender = createSmtpSender(context.config.EmailProvider);
   if (!sender.configured) context.log.warn('EmailProvider__Host is not set: emails wait in the outbox until it is');
   let key: string | undefined;
@@ -56,6 +44,7 @@ function createRuntime(context: EmailContext): EmailRuntime {
     publicBaseUrl: context.coreConfig.PublicBaseUrl,
     unsubscribeToken: async (publicId) => unsubscribeToken(await linkKey(), publicId),
     feeds: context.feeds,
+    onCompile: (template) => context.log.debug({ template }, 'email template compiled'),
   });
   return {
     context,

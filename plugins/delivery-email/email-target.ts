@@ -1,7 +1,7 @@
 import { Errors, type DeliveryTarget } from '#plugin-api';
 import { mailboxOf, normaliseEmailAddress } from './email-address.ts';
 import { notificationSubject, VERIFICATION_TEMPLATE, verificationSubject } from './email-composer.ts';
-import { emailRuntime, type EmailContext } from './email-runtime.ts';
+import type { EmailRuntime } from './email-runtime.ts';
 import { hashToken, newVerificationToken } from './link-tokens.ts';
 import { insertOutboxItems, insertVerificationTokens, type NewOutboxItem } from './outbox-repository.ts';
 import { lookKey } from './templates/event-look.ts';
@@ -15,8 +15,8 @@ const NO_RELAY = 'No SMTP relay is configured (EmailProvider__Host is unset), so
  * one outbox item each, in that transaction; nothing is sent here. A new
  * subscription starts inactive with a verification email queued the same way.
  */
-export async function createEmailTarget(context: EmailContext): Promise<DeliveryTarget> {
-  const runtime = emailRuntime(context);
+export async function createEmailTarget(runtime: EmailRuntime): Promise<DeliveryTarget> {
+  const { context } = runtime;
   // With a relay, emails are composed from the first minute: MJML is loaded and every template compiled before the
   // service listens (readiness waits), never on the event loop while requests and deliveries wait behind it.
   if (runtime.sender.configured) {
@@ -84,7 +84,14 @@ export async function createEmailTarget(context: EmailContext): Promise<Delivery
         recipient: subscription.destination,
         subject: verificationSubject(subscription.displayName, subscription.language),
         template: VERIFICATION_TEMPLATE,
-        params: { name: subscription.displayName, publicId: subscription.publicId, feedId: subscription.feedId, token, ttlHours, language: subscription.language },
+        params: {
+          name: subscription.displayName,
+          publicId: subscription.publicId,
+          feedId: subscription.feedId,
+          token,
+          ttlHours,
+          language: subscription.language,
+        },
       }));
       await insertOutboxItems(trx, emails, now);
       await runtime.outbox.notify(trx);

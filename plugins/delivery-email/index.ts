@@ -1,20 +1,20 @@
 import { defineDeliveryPlugin } from '#plugin-api';
 import { adminRoutes } from './admin-routes.ts';
 import { emailConfig } from './config.ts';
-import { emailRuntime } from './email-runtime.ts';
+import { createEmailRuntime } from './email-runtime.ts';
 import { createEmailTarget } from './email-target.ts';
 import { linkRoutes } from './link-routes.ts';
 import { outboxRetention } from './outbox-retention.ts';
 
 /**
  * Delivery by email through the outbox (provider value Email). Emails are
- * queued in the caller's transaction (the dispatcher's hand-over of ledger
+ * queued in the caller's transaction (the lane's enqueue of leased ledger
  * rows, or the create request for a verification email) and sent only by
  * the outbox queue's worker (`delivery-email.outbox`).
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-email',
-  apiVersion: 2,
+  apiVersion: 3,
   description: 'Sends notifications by email through a transactional outbox and an SMTP relay.',
   provider: 'Email',
   displayName: 'Email',
@@ -31,11 +31,16 @@ export const manifest = defineDeliveryPlugin({
     text: 'We sent a link to {destination}. Open it to confirm the address: your alerts start then. Nothing there after a few minutes? Look in the spam folder.',
   },
   config: emailConfig,
-  createTarget: createEmailTarget,
-  workers: (context) => [outboxRetention(context)],
-  routes(app, context) {
-    const runtime = emailRuntime(context);
-    linkRoutes(app, runtime);
-    adminRoutes(app, runtime);
+  async setup(context) {
+    // One SMTP pool, one composer and the outbox queue, shared by the target and the routes.
+    const runtime = createEmailRuntime(context);
+    return {
+      target: await createEmailTarget(runtime),
+      workers: [outboxRetention(context)],
+      async routes(app) {
+        await linkRoutes(app, runtime);
+        adminRoutes(app, runtime);
+      },
+    };
   },
 });

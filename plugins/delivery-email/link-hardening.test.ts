@@ -11,7 +11,7 @@ import { servicesOf } from '../../test/helpers/test-app.ts';
 const SECRET = 'test-jwt-secret-0123456789abcdef';
 const ADMIN = { authorization: `Bearer ${jwtFor(SECRET, { sub: 'ops', role: 'admin' })}` };
 
-/** The email links and the operator routes against hostile requests (contracts §3). */
+/** The email links and the operator routes against hostile requests. */
 describe('delivery-email links and admin routes under bad requests', () => {
   let database: ProvisionedDatabase;
   let smtp: SmtpDouble;
@@ -33,7 +33,15 @@ describe('delivery-email links and admin routes under bad requests', () => {
 
   async function verificationLink(destination: string) {
     const created = await createEmailSubscription(app(), { displayName: 'Home', destination });
-    await expect.poll(async () => (await servicesOf(app()).workers.runNow(OUTBOX_WORKER), mailTo(destination).length), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await servicesOf(app()).workers.runNow(OUTBOX_WORKER);
+          return mailTo(destination).length;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     return { created, link: linkIn(mailTo(destination)[0].text, 'verify') };
   }
 
@@ -59,7 +67,12 @@ describe('delivery-email links and admin routes under bad requests', () => {
     const { created, link } = await verificationLink(`json-${Math.random().toString(36).slice(2)}@example.org`);
     await app().inject({ method: 'GET', url: link });
     const unsubscribe = linkIn((await waitForNotificationLink(created.publicId)) ?? '', 'unsubscribe');
-    const response = await app().inject({ method: 'POST', url: unsubscribe, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const response = await app().inject({
+      method: 'POST',
+      url: unsubscribe,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().message).toMatch(/^body/);
     expect(await knex()('notification_subscriptions').where({ public_id: created.publicId }).first('is_active')).toEqual({ is_active: true });
@@ -72,7 +85,15 @@ describe('delivery-email links and admin routes under bad requests', () => {
     expect(test.statusCode, test.body).toBe(202);
     // The worker may be draining already (woken by the enqueue): wait for the email rather than for one run.
     const withLink = () => mailTo(row.destination).find((message) => message.text?.includes('/unsubscribe?token='))?.text;
-    await expect.poll(async () => (await servicesOf(app()).workers.runNow(OUTBOX_WORKER), withLink()), { timeout: 10_000 }).toBeDefined();
+    await expect
+      .poll(
+        async () => {
+          await servicesOf(app()).workers.runNow(OUTBOX_WORKER);
+          return withLink();
+        },
+        { timeout: 10_000 },
+      )
+      .toBeDefined();
     return withLink();
   }
 
@@ -82,14 +103,24 @@ describe('delivery-email links and admin routes under bad requests', () => {
     ['a fraction', '{"ids":[1.5]}', 'body/ids/0'],
   ])('requeue: %s is a 400 naming the field', async (_name, payload, field) => {
     const before = await rowCounts(knex());
-    const response = await app().inject({ method: 'POST', url: '/api/admin/email-outbox/requeue', headers: { ...ADMIN, 'content-type': 'application/json' }, payload });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/admin/email-outbox/requeue',
+      headers: { ...ADMIN, 'content-type': 'application/json' },
+      payload,
+    });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().message).toContain(field);
     expect(await rowCounts(knex())).toEqual(before);
   });
 
   it('the largest id a column can hold that JavaScript holds exactly is accepted (nothing to requeue)', async () => {
-    const response = await app().inject({ method: 'POST', url: '/api/admin/email-outbox/requeue', headers: ADMIN, payload: { ids: [Number.MAX_SAFE_INTEGER] } });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/admin/email-outbox/requeue',
+      headers: ADMIN,
+      payload: { ids: [Number.MAX_SAFE_INTEGER] },
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ requeued: 0 });
   });

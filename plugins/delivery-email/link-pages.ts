@@ -8,13 +8,19 @@ export const verifiedPage = (displayName: string) =>
 
 /** The verify link opened again (a second click, a reopened tab): the address is confirmed already. */
 export const alreadyVerifiedPage = (displayName: string) =>
-  personPage({ title: 'Already confirmed', tone: 'good', paragraphs: [`Your email alerts “${displayName}” are on: this link was used before, and nothing more is needed.`] });
+  personPage({
+    title: 'Already confirmed',
+    tone: 'good',
+    paragraphs: [`Your email alerts “${displayName}” are on: this link was used before, and nothing more is needed.`],
+  });
 
 export const badVerifyLinkPage = () =>
   personPage({
     title: 'This link does not work',
     tone: 'bad',
-    paragraphs: ['The confirmation link is wrong, has expired, or belongs to alerts that were stopped. If your alerts are not on yet, subscribe again to get a new link.'],
+    paragraphs: [
+      'The confirmation link is wrong, has expired, or belongs to alerts that were stopped. If your alerts are not on yet, subscribe again to get a new link.',
+    ],
   });
 
 /** The page the List-Unsubscribe link opens: a GET changes nothing (mail scanners follow links); the button posts. */
@@ -27,7 +33,12 @@ export function unsubscribeConfirmPage(displayName: string, active: boolean, act
   });
 }
 
-export const unsubscribedPage = (displayName: string) => personPage({ title: 'Unsubscribed', tone: 'good', paragraphs: [`You will get no more email alerts “${displayName}”.`] });
+export const unsubscribedPage = (displayName: string) =>
+  personPage({ title: 'Unsubscribed', tone: 'good', paragraphs: [`You will get no more email alerts “${displayName}”.`] });
 
 export const badUnsubscribeLinkPage = () =>
-  personPage({ title: 'This link does not work', tone: 'bad', paragraphs: ['The unsubscribe link is wrong or incomplete. Try the link of a more recent email.'] });
+  personPage({
+    title: 'This link does not work',
+    tone: 'bad',
+    paragraphs: ['The unsubscribe link is wrong or incomplete. Try the link of a more recent email.'],
+  });

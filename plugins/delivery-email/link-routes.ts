@@ -1,3 +1,5 @@
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors, pageOrError, textResponse, Type, type SubscriptionState } from '#plugin-api';
 import type { EmailRuntime } from './email-runtime.ts';
@@ -41,30 +43,39 @@ function refuse(request: FastifyRequest, reply: FastifyReply, message: string, h
   throw new Errors.InvalidField(message);
 }
 
-/** x-www-form-urlencoded (what mail providers send), and multipart/form-data (RFC 8058's SHOULD), as flat name → value. */
-function registerFormParsers(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 4096 }, (request, body, done) => {
-    const boundary = /boundary="?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
-    const fields: Record<string, string> = {};
-    for (const part of boundary ? (body as string).split(`--${boundary}`) : []) {
-      const match = /name="([^"]+)"[^]*?\r?\n\r?\n([^]*?)\r?\n?$/.exec(part);
-      if (match) fields[match[1]] = match[2];
+/**
+ * x-www-form-urlencoded (what mail providers send) and multipart/form-data
+ * (RFC 8058's SHOULD), as flat name → value: @fastify/formbody and
+ * @fastify/multipart (busboy), in this plugin's scope only, small (a
+ * one-click body is one field), and no files.
+ */
+async function registerFormParsers(app: FastifyInstance): Promise<void> {
+  await app.register(formbody, { bodyLimit: 4096 });
+  await app.register(multipart, { limits: { fields: 8, fieldNameSize: 100, fieldSize: 1024, files: 0, parts: 8 } });
+}
+
+/** A multipart body's fields (a file, a malformed or a too-large form: a 400 naming the body). */
+async function multipartFields(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') throw new Error('a file');
+      fields[part.fieldname] = part.value;
     }
-    done(null, fields);
-  });
+  } catch {
+    throw new Errors.InvalidField('body must be a multipart/form-data form of text fields, List-Unsubscribe=One-Click');
+  }
+  return fields;
 }
 
 /**
- * The links of the emails (contracts §3): verify (GET activates, once) and
+ * The links of the emails: verify (GET activates, once) and
  * unsubscribe (GET shows a confirmation page, POST — the RFC 8058 one-click
  * of mail providers, or the page's button — deactivates at once).
  */
-export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
+export async function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): Promise<void> {
   const { context } = runtime;
-  registerFormParsers(app);
+  await registerFormParsers(app);
 
   const emailSubscription = async (publicId: string): Promise<SubscriptionState | undefined> => {
     const subscription = await context.subscriptions.find(publicId);
@@ -106,7 +117,7 @@ export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
 
   const confirmSchema = linkSchema(
     'The unsubscribe link of an email: a confirmation page',
-    'Changes nothing (mail scanners fetch links): the page\'s button posts the unsubscribe.',
+    "Changes nothing (mail scanners fetch links): the page's button posts the unsubscribe.",
     'A page with a button that unsubscribes.',
   );
   app.get<LinkRequest>(`${BASE}/:publicId/unsubscribe`, { schema: confirmSchema }, async (request, reply) => {
@@ -119,9 +130,13 @@ export function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): void {
   app.post<LinkRequest & { Body: unknown }>(
     `${BASE}/:publicId/unsubscribe`,
     {
+      // A multipart form is read before the body is validated, as a form or JSON body already is.
+      preValidation: async (request) => {
+        if (request.isMultipart()) request.body = await multipartFields(request);
+      },
       schema: {
         ...linkSchema(
-          'Unsubscribe an email subscription (RFC 8058 one-click, or the page\'s button)',
+          "Unsubscribe an email subscription (RFC 8058 one-click, or the page's button)",
           'The body is `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded or multipart/form-data, as mail providers send it).',
           'The subscription is stopped.',
         ),

@@ -71,7 +71,9 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
     expect(result.deliveredCount).toBe(FAN_OUT);
     // The hand-over to the outbox woke instance a in process and instance b by NOTIFY; both sweeps run too, at the same time.
     await Promise.all([servicesOf(a.app).workers.runNow(OUTBOX_WORKER), servicesOf(b.app).workers.runNow(OUTBOX_WORKER)]);
-    await expect.poll(async () => (await knex('email_outbox').where({ state: 'sent', kind: 'notification' }).count({ n: '*' }))[0].n, { timeout: 20_000 }).toBe(FAN_OUT);
+    await expect
+      .poll(async () => (await knex('email_outbox').where({ state: 'sent', kind: 'notification' }).count({ n: '*' }))[0].n, { timeout: 20_000 })
+      .toBe(FAN_OUT);
 
     const fanMail = smtp.messages.filter((message) => message.envelopeTo[0]?.startsWith('fan-'));
     expect(fanMail).toHaveLength(FAN_OUT);
@@ -79,7 +81,8 @@ describe.runIf(await postgresReachable())('several instances on one PostgreSQL d
     expect(new Set(fanMail.map((message) => message.header('message-id'))).size).toBe(FAN_OUT);
     expect(await knex('notification_delivery_ledger').where({ source_key: 'PO-FAN', status: 'delivered' }).count({ n: '*' })).toEqual([{ n: FAN_OUT }]);
     // Both instances took batches (otherwise this test proves nothing about concurrency).
-    for (const instance of [a, b]) expect(instance.logs.some((line) => line.includes('"queue":"delivery-email.outbox"') && line.includes('queue batch settled'))).toBe(true);
+    for (const instance of [a, b])
+      expect(instance.logs.some((line) => line.includes('"queue":"delivery-email.outbox"') && line.includes('queue batch settled'))).toBe(true);
   });
 
   it('an instance killed while sending: another takes the item over after the lease and it arrives once', async () => {

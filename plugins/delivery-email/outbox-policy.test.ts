@@ -33,8 +33,14 @@ describe('nextState', () => {
     ['transient, third attempt', 3, transient, { state: 'failed', dueAt: new Date(now.getTime() + 120_000), error: transient.reason }],
     ['transient on the last attempt', 8, transient, { state: 'dead', error: `gave up after 8 attempts: ${transient.reason}` }],
     ['permanent on the first attempt', 1, permanent, { state: 'dead', error: permanent.reason }],
+    [
+      'told to slow down on the last attempt: pending again for the pause, never dead',
+      8,
+      { kind: 'rejected', permanent: false, slowDown: true, reason: 'SMTP 421 on MAIL FROM (EENVELOPE)' },
+      { state: 'deferred', dueAt: new Date(now.getTime() + 4_000), error: 'SMTP 421 on MAIL FROM (EENVELOPE)' },
+    ],
   ])('%s', (_name, attempt, result, expected) => {
-    expect(nextState(attempt, result, now, 0.5, settings)).toEqual(expected);
+    expect(nextState(attempt, result, now, 0.5, settings, 4)).toEqual(expected);
   });
 
   it('with MaxAttempts 1 the first transient failure is final', () => {
@@ -54,17 +60,20 @@ describe('attemptsExhausted', () => {
 
 describe('classifySendError', () => {
   it.each([
-    [{ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' }, true, 'SMTP 550 on RCPT TO (EENVELOPE)'],
-    [{ code: 'EMESSAGE', responseCode: 554, command: 'DATA' }, true, 'SMTP 554 on DATA (EMESSAGE)'],
-    [{ code: 'EMESSAGE', responseCode: 451, command: 'DATA' }, false, 'SMTP 451 on DATA (EMESSAGE)'],
-    [{ code: 'EENVELOPE', responseCode: 452, command: 'RCPT TO' }, false, 'SMTP 452 on RCPT TO (EENVELOPE)'],
+    [{ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' }, true, false, 'SMTP 550 on RCPT TO (EENVELOPE)'],
+    [{ code: 'EMESSAGE', responseCode: 554, command: 'DATA' }, true, false, 'SMTP 554 on DATA (EMESSAGE)'],
+    // Throttling: 421, 451, 454 say to slow down.
+    [{ code: 'EMESSAGE', responseCode: 451, command: 'DATA' }, false, true, 'SMTP 451 on DATA (EMESSAGE)'],
+    [{ code: 'EENVELOPE', responseCode: 421, command: 'MAIL FROM' }, false, true, 'SMTP 421 on MAIL FROM (EENVELOPE)'],
+    [{ code: 'EAUTH', responseCode: 454, command: 'AUTH PLAIN' }, false, true, 'SMTP 454 on AUTH PLAIN (EAUTH)'],
+    [{ code: 'EENVELOPE', responseCode: 452, command: 'RCPT TO' }, false, false, 'SMTP 452 on RCPT TO (EENVELOPE)'],
     // Refused credentials: a configuration fault, retried while an operator fixes it.
-    [{ code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN' }, false, 'SMTP 535 on AUTH PLAIN (EAUTH)'],
-    [{ code: 'ECONNECTION' }, false, 'SMTP ECONNECTION'],
-    [{ code: 'ETIMEDOUT', command: 'CONN' }, false, 'SMTP ETIMEDOUT on CONN'],
-    [{ message: 'something odd' }, false, 'SMTP ERROR'],
-  ])('%o → permanent %s', (error, permanentExpected, reason) => {
-    expect(classifySendError(error)).toEqual({ permanent: permanentExpected, reason });
+    [{ code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN' }, false, false, 'SMTP 535 on AUTH PLAIN (EAUTH)'],
+    [{ code: 'ECONNECTION' }, false, false, 'SMTP ECONNECTION'],
+    [{ code: 'ETIMEDOUT', command: 'CONN' }, false, false, 'SMTP ETIMEDOUT on CONN'],
+    [{ message: 'something odd' }, false, false, 'SMTP ERROR'],
+  ])('%o → permanent %s, slow down %s', (error, permanentExpected, slowDown, reason) => {
+    expect(classifySendError(error)).toEqual({ permanent: permanentExpected, slowDown, reason });
   });
 
   it('never copies the error message (it may quote the message or the credentials)', () => {

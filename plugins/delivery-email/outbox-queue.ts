@@ -1,5 +1,5 @@
-import type { DeliveryPluginContext, LeasedQueueStore, PluginQueue, PluginQueueDefinition, QueuedOutcome } from '#plugin-api';
-import type { emailConfig } from './config.ts';
+import type { LeasedQueueStore, PluginQueue, PluginQueueDefinition, QueuedOutcome } from '#plugin-api';
+import type { EmailContext } from './config.ts';
 import type { EmailComposer } from './email-composer.ts';
 import { attemptsExhausted, nextState, OUTBOX_STATES, type SendResult } from './outbox-policy.ts';
 import { claimDueItems, dropItems, nextDueInMs, recordResults, renewLease, type ClaimedItem, type ItemResult } from './outbox-repository.ts';
@@ -9,8 +9,6 @@ export const OUTBOX_QUEUE = 'delivery-email.outbox';
 
 /** What one claimed item came to: a send result to record, or dropped (its subscription stopped). */
 export type OutboxAttempt = { readonly item: ClaimedItem } & ({ readonly result: ItemResult } | { readonly drop: true });
-
-type EmailContext = DeliveryPluginContext<typeof emailConfig>;
 
 /**
  * The outbox table as a leased queue (times from the service clock). With
@@ -31,16 +29,30 @@ export function outboxStore(context: EmailContext, sender: SmtpSender): LeasedQu
       const results = attempts.flatMap((a) => ('result' in a ? [a] : []));
       const dropped = attempts.flatMap((a) => ('drop' in a ? [a.item] : []));
       await db.transaction(async (trx) => {
-        const recorded = await recordResults(trx, token, results.map((a) => a.result), now());
-        const droppedIds = await dropItems(trx, token, dropped.map((item) => item.id));
+        const recorded = await recordResults(
+          trx,
+          token,
+          results.map((a) => a.result),
+          now(),
+        );
+        const droppedIds = await dropItems(
+          trx,
+          token,
+          dropped.map((item) => item.id),
+        );
         const outcomes: QueuedOutcome[] = [];
         for (const { item, result } of results) {
           // Taken over after a lapsed lease, or deleted with its subscription: no longer this claim's to settle.
-          if (!recorded.has(item.id) || item.ledgerId === null || result.state === 'failed') continue;
-          outcomes.push(result.state === 'sent' ? { ledgerId: item.ledgerId, kind: 'delivered' } : { ledgerId: item.ledgerId, kind: 'failed', reason: `email dead: ${result.error}` });
+          if (!recorded.has(item.id) || item.ledgerId === null || result.state === 'failed' || result.state === 'deferred') continue;
+          outcomes.push(
+            result.state === 'sent'
+              ? { ledgerId: item.ledgerId, kind: 'delivered' }
+              : { ledgerId: item.ledgerId, kind: 'failed', reason: `email dead: ${result.error}` },
+          );
         }
         for (const item of dropped) {
-          if (droppedIds.has(item.id) && item.ledgerId !== null) outcomes.push({ ledgerId: item.ledgerId, kind: 'failed', reason: 'subscription is no longer active' });
+          if (droppedIds.has(item.id) && item.ledgerId !== null)
+            outcomes.push({ ledgerId: item.ledgerId, kind: 'failed', reason: 'subscription is no longer active' });
         }
         await context.ledger.settle(outcomes, trx);
       });
@@ -55,12 +67,18 @@ export function sendBatch(context: EmailContext, sender: SmtpSender, composer: E
     maxSeconds: context.config.EmailOutbox.RetryMaxSeconds,
     maxAttempts: context.config.EmailOutbox.MaxAttempts,
   };
-  const attempt = async (item: ClaimedItem, active: ReadonlySet<number>): Promise<OutboxAttempt> => {
+  const attempt = async (item: ClaimedItem, active: ReadonlySet<number>, signal: AbortSignal): Promise<OutboxAttempt> => {
     if (attemptsExhausted(item.attempt, retry)) {
-      return { item, result: { id: item.id, state: 'dead', dueAt: null, error: `lease lapsed during attempt ${item.attempt - 1} of ${retry.maxAttempts} (a crash?)` } };
+      return {
+        item,
+        result: { id: item.id, state: 'dead', dueAt: null, error: `lease lapsed during attempt ${item.attempt - 1} of ${retry.maxAttempts} (a crash?)` },
+      };
     }
     // Unsubscribed (or the subscription stopped) after this email was queued: it is not sent.
     if (item.kind === 'notification' && !active.has(item.subscriptionId)) return { item, drop: true };
+    // The lane's rate and pause hold for every email: the relay sees one pace, on every instance together.
+    if (!(await context.lane.nextSlot(signal)))
+      return { item, result: { id: item.id, state: 'deferred', dueAt: context.now(), error: 'not sent: the service is stopping' } };
     let outcome: SendResult;
     try {
       const composed = await composer.compose(item);
@@ -70,12 +88,14 @@ export function sendBatch(context: EmailContext, sender: SmtpSender, composer: E
       context.log.error({ err, outboxId: item.id }, 'email could not be composed');
       outcome = { kind: 'rejected', permanent: false, reason: 'message could not be composed' };
     }
-    const next = nextState(item.attempt, outcome, context.now(), Math.random(), retry);
-    return { item, result: { id: item.id, state: next.state, dueAt: next.state === 'failed' ? next.dueAt : null, error: next.state === 'sent' ? null : next.error } };
+    if (outcome.kind === 'rejected' && outcome.slowDown) await context.lane.pause(undefined, outcome.reason);
+    const next = nextState(item.attempt, outcome, context.now(), Math.random(), retry, context.lane.pausedForMs() / 1000);
+    const dueAt = next.state === 'failed' || next.state === 'deferred' ? next.dueAt : null;
+    return { item, result: { id: item.id, state: next.state, dueAt, error: next.state === 'sent' ? null : next.error } };
   };
-  return async (batch: readonly ClaimedItem[]): Promise<OutboxAttempt[]> => {
+  return async (batch: readonly ClaimedItem[], signal: AbortSignal): Promise<OutboxAttempt[]> => {
     const active = await context.subscriptions.activeAmong(batch.filter((item) => item.kind === 'notification').map((item) => item.subscriptionId));
-    return Promise.all(batch.map((item) => attempt(item, active)));
+    return Promise.all(batch.map((item) => attempt(item, active, signal)));
   };
 }
 
@@ -83,6 +103,7 @@ export function sendBatch(context: EmailContext, sender: SmtpSender, composer: E
 export function tallyAttempts(attempts: readonly OutboxAttempt[]) {
   const counts: Record<string, number> = Object.fromEntries(OUTBOX_STATES.filter((s) => s !== 'pending' && s !== 'processing').map((s) => [s, 0]));
   counts.dropped = 0;
+  counts.deferred = 0;
   for (const attempt of attempts) counts['drop' in attempt ? 'dropped' : attempt.result.state]++;
   return { counts, failures: counts.failed + counts.dead };
 }

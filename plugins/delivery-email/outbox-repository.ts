@@ -29,11 +29,11 @@ export interface ClaimedItem extends NewOutboxItem {
 
 export interface ItemResult {
   readonly id: number;
-  readonly state: Exclude<OutboxState, 'pending' | 'processing'>;
+  /** `deferred`: pending again, its attempt not counted (the relay said to slow down). */
+  readonly state: Exclude<OutboxState, 'pending' | 'processing'> | 'deferred';
   readonly dueAt: Date | null;
   readonly error: string | null;
 }
-
 
 /** Queues items in one set-based statement (unnest), pending and due now. */
 export async function insertOutboxItems(trx: Knex.Transaction, items: readonly NewOutboxItem[], now: Date): Promise<void> {
@@ -44,7 +44,9 @@ export async function insertOutboxItems(trx: Knex.Transaction, items: readonly N
        FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])
          AS v(kind, subscription_id, ledger_id, recipient, subject, template, params)`,
     [
-      now, now, now,
+      now,
+      now,
+      now,
       array(items.map((item) => item.kind)),
       array(items.map((item) => item.subscriptionId)),
       array(items.map((item) => item.ledgerId)),
@@ -62,10 +64,7 @@ export async function insertOutboxItems(trx: Knex.Transaction, items: readonly N
  * instances sweeping together each get other rows; a claimed row carries
  * the claim token and a lease, and counts an attempt.
  */
-export async function claimDueItems(
-  db: Knex,
-  options: { limit: number; claimToken: string; leaseUntil: Date; now: Date },
-): Promise<ClaimedItem[]> {
+export async function claimDueItems(db: Knex, options: { limit: number; claimToken: string; leaseUntil: Date; now: Date }): Promise<ClaimedItem[]> {
   const result = await db.raw(
     `UPDATE email_outbox o
         SET state = 'processing', attempts = o.attempts + 1, claim_token = ?, due_at = ?, updated_at = ?
@@ -108,7 +107,8 @@ export async function recordResults(trx: Knex.Transaction, claimToken: string, r
   if (results.length === 0) return new Set();
   const result = await trx.raw(
     `UPDATE email_outbox o
-        SET state = v.state,
+        SET state = CASE WHEN v.state = 'deferred' THEN 'pending' ELSE v.state END,
+            attempts = CASE WHEN v.state = 'deferred' THEN GREATEST(o.attempts - 1, 0) ELSE o.attempts END,
             due_at = COALESCE(v.due_at, o.due_at),
             last_error = CASE WHEN v.state = 'sent' THEN o.last_error ELSE v.error END,
             params = CASE WHEN v.state = 'sent' THEN '{}'::jsonb ELSE o.params END,
@@ -162,7 +162,10 @@ export async function stateCounts(db: Knex): Promise<Record<OutboxState, number>
 /** Items per state, each counted up to `cap` rows (one statement; sent items pile up, so the read stays bounded). */
 export async function stateCountsUpTo(db: Knex, cap: number): Promise<Record<OutboxState, number>> {
   const parts = OUTBOX_STATES.map(() => '(SELECT ?::text AS state, count(*) AS n FROM (SELECT 1 FROM email_outbox WHERE state = ? LIMIT ?) capped)');
-  const result = await db.raw(parts.join(' UNION ALL '), OUTBOX_STATES.flatMap((state) => [state, state, cap]));
+  const result = await db.raw(
+    parts.join(' UNION ALL '),
+    OUTBOX_STATES.flatMap((state) => [state, state, cap]),
+  );
   return countsOf(result.rows);
 }
 
@@ -179,7 +182,10 @@ export interface DeadItem {
 export async function deadItems(db: Knex, limit: number): Promise<DeadItem[]> {
   const rows = await db('email_outbox')
     .where({ state: 'dead' })
-    .orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'updated_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit)
     .select('id', 'kind', 'recipient', 'subject', 'attempts', 'last_error', 'updated_at');
   return rows.map((row) => ({
@@ -194,7 +200,11 @@ export async function deadItems(db: Knex, limit: number): Promise<DeadItem[]> {
 }
 
 /** Dead items (these ids, or all) back to pending with a fresh count of attempts. */
-export async function requeueDead(db: Knex | Knex.Transaction, ids: readonly number[] | undefined, now: Date): Promise<Array<{ id: number; ledgerId: number | null }>> {
+export async function requeueDead(
+  db: Knex | Knex.Transaction,
+  ids: readonly number[] | undefined,
+  now: Date,
+): Promise<Array<{ id: number; ledgerId: number | null }>> {
   const query = db('email_outbox').where({ state: 'dead' });
   if (ids) query.whereIn('id', ids);
   const rows: Array<{ id: number | string; ledger_id: number | string | null }> = await query
@@ -227,7 +237,10 @@ export async function useVerificationToken(trx: Knex.Transaction, subscriptionId
 
 /** Whether this subscription's token was used already (a verify link opened a second time). */
 export async function verificationTokenUsed(db: Db, subscriptionId: number, tokenHash: string): Promise<boolean> {
-  const row = await db('email_verification_tokens').where({ subscription_id: subscriptionId, token_hash: tokenHash }).whereNotNull('used_at').first('subscription_id');
+  const row = await db('email_verification_tokens')
+    .where({ subscription_id: subscriptionId, token_hash: tokenHash })
+    .whereNotNull('used_at')
+    .first('subscription_id');
   return row !== undefined;
 }
 

@@ -29,13 +29,23 @@ describe('email outbox retention', () => {
     const subscription = await createEmailSubscription(harness.app, { displayName: 'old', destination: 'old@example.org' });
     const { id } = await knex('notification_subscriptions').where({ public_id: subscription.publicId }).first('id');
     const item = (state: string, days: number) => ({
-      kind: 'notification', subscription_id: id, recipient: 'old@example.org', subject: 's', template: 'generic', params: '{}', state,
+      kind: 'notification',
+      subscription_id: id,
+      recipient: 'old@example.org',
+      subject: 's',
+      template: 'generic',
+      params: '{}',
+      state,
       updated_at: knex.raw(`now() - interval '${days} days'`),
       // Not due yet, so the outbox worker leaves it alone: its subscription awaits
       // verification, and a claimed notification of an inactive subscription is dropped.
       due_at: knex.raw(`now() + interval '1 day'`),
     });
-    const ids = (await knex('email_outbox').insert([item('sent', 40), item('dead', 40), item('sent', 2), item('pending', 40)]).returning('id')).map((row: { id: number }) => Number(row.id));
+    const ids = (
+      await knex('email_outbox')
+        .insert([item('sent', 40), item('dead', 40), item('sent', 2), item('pending', 40)])
+        .returning('id')
+    ).map((row: { id: number }) => Number(row.id));
     await servicesOf(harness.app).workers.runNow('delivery-email.retention', { force: true });
     const left = (await knex('email_outbox').where({ recipient: 'old@example.org', kind: 'notification' }).orderBy('id').pluck('id')).map(Number);
     // The old item still to send stays, whatever its age.

@@ -22,7 +22,8 @@ export function outboxRetention(context: DeliveryPluginContext<typeof emailConfi
         );
         return Number(result.rowCount ?? 0);
       });
-      const tokens = await context.db('email_verification_tokens')
+      const tokens = await context
+        .db('email_verification_tokens')
         .where((q) => q.whereNotNull('used_at').orWhere('expires_at', '<', context.now()))
         .andWhere('created_at', '<', cutoff)
         .delete();

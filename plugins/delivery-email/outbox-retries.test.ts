@@ -91,15 +91,15 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     expect(received('silent@example.org')).toHaveLength(1);
   });
 
-  it('retries a 4xx reply (451) and delivers once; the ledger row ends delivered', async () => {
+  it('retries a 4xx reply (452) and delivers once; the ledger row ends delivered', async () => {
     await createEmailSubscription(app(), { displayName: 'busy', destination: 'busy@example.org' });
     await drain();
     await knex()('notification_subscriptions').where({ destination: 'busy@example.org' }).update({ is_active: true, pending_verification: false });
-    smtp.failNext({ kind: 'reject', code: 451, message: 'Try again later' });
-    await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-451')], { awaitDelivery: true });
+    smtp.failNext({ kind: 'reject', code: 452, message: 'Insufficient system storage' });
+    await servicesOf(app()).pipeline.processNotificationEvents([newOutageEvent('PO-452')], { awaitDelivery: true });
     await drain();
     const item = await knex()('email_outbox').where({ recipient: 'busy@example.org', kind: 'notification' }).first();
-    expect(item).toMatchObject({ state: 'failed', attempts: 1, last_error: 'SMTP 451 on DATA (EMESSAGE)' });
+    expect(item).toMatchObject({ state: 'failed', attempts: 1, last_error: 'SMTP 452 on DATA (EMESSAGE)' });
     clock.advance(60);
     await drain();
     expect(await knex()('email_outbox').where({ id: item.id }).first('state', 'attempts')).toEqual({ state: 'sent', attempts: 2 });
@@ -115,8 +115,31 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     expect(received('gone@example.org')).toHaveLength(0);
   });
 
+  it('a relay that throttles (421) pauses the email lane on every instance: the email waits, its attempt not counted, and goes once', async () => {
+    smtp.failNext({ kind: 'reject', code: 421, message: 'Too many messages, slow down' });
+    await createEmailSubscription(app(), { displayName: 'throttled', destination: 'throttled@example.org' });
+    await drain();
+    expect(await itemOf('throttled@example.org')).toMatchObject({ state: 'pending', attempts: 0, last_error: 'SMTP 421 on DATA (EMESSAGE)' });
+    const lane = await knex()('delivery_lanes').where({ provider: 'Email' }).first();
+    expect(lane.paused_because).toBe('SMTP 421 on DATA (EMESSAGE)');
+    expect(Number(lane.pause_seconds)).toBe(1);
+    // Due again on the service's clock; sent once the lane's pause (1 s, on the database's clock) is over.
+    clock.advance(2);
+    await expect
+      .poll(
+        async () => {
+          await drain();
+          return (await itemOf('throttled@example.org')).state;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('sent');
+    expect(await itemOf('throttled@example.org')).toMatchObject({ attempts: 1 });
+    expect(received('throttled@example.org')).toHaveLength(1);
+  });
+
   it(`goes dead after MaxAttempts (${MAX_ATTEMPTS}), shows in the operator view, and a requeue sends it once`, async () => {
-    smtp.failNext({ kind: 'reject', code: 421, message: 'Service not available' }, Infinity);
+    smtp.failNext({ kind: 'reject', code: 450, message: 'Mailbox unavailable' }, Infinity);
     await createEmailSubscription(app(), { displayName: 'stubborn', destination: 'stubborn@example.org' });
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       await drain();
@@ -124,12 +147,17 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     }
     const dead = await itemOf('stubborn@example.org');
     expect(dead).toMatchObject({ state: 'dead', attempts: MAX_ATTEMPTS });
-    expect(dead.last_error).toBe(`gave up after ${MAX_ATTEMPTS} attempts: SMTP 421 on DATA (EMESSAGE)`);
+    expect(dead.last_error).toBe(`gave up after ${MAX_ATTEMPTS} attempts: SMTP 450 on DATA (EMESSAGE)`);
 
     const view = await app().inject({ method: 'GET', url: '/api/admin/email-outbox', headers: admin });
     expect(view.statusCode).toBe(200);
     const listed = view.json().dead.find((item: { id: number }) => item.id === Number(dead.id));
-    expect(listed).toMatchObject({ recipient: 's***@example.org', subject: 'Confirm your email alerts: stubborn', attempts: MAX_ATTEMPTS, kind: 'verification' });
+    expect(listed).toMatchObject({
+      recipient: 's***@example.org',
+      subject: 'Confirm your email alerts: stubborn',
+      attempts: MAX_ATTEMPTS,
+      kind: 'verification',
+    });
     expect(view.json().counts.dead).toBeGreaterThanOrEqual(1);
 
     smtp.heal();

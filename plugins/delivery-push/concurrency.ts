@@ -1,4 +1,4 @@
-import { Limiter } from '#plugin-api';
+import type { Limiter } from '#plugin-api';
 
 /**
  * Runs `start(0…count-1)`, each once, with at most the limiter's room in
@@ -44,4 +44,30 @@ export function pump(count: number, limiter: Limiter, start: (index: number, fin
     };
     fill();
   });
+}
+
+/**
+ * How many publishes may wait behind each other on one connection: as many
+ * as the server answers within half the timeout at its recent speed, so a
+ * request at the back of the line is still answered in time and a server
+ * that slows down is sent fewer at once; between 1 and `maxDepth`
+ * (Notifications__Push__RequestsPerConnection). Without a measure yet:
+ * `maxDepth`. Pure.
+ */
+export function depthPerConnection(latencyMs: number | undefined, timeoutMs: number, maxDepth: number): number {
+  if (latencyMs === undefined || latencyMs <= 0) return maxDepth;
+  return Math.max(1, Math.min(maxDepth, Math.floor(timeoutMs / 2 / latencyMs)));
+}
+
+/** A moving average of how long the server takes to answer, from the request's writing (each new measure weighs 1/20). */
+export class AnswerTime {
+  #average: number | undefined;
+
+  get averageMs(): number | undefined {
+    return this.#average;
+  }
+
+  add(ms: number): void {
+    this.#average = this.#average === undefined ? ms : this.#average + (ms - this.#average) / 20;
+  }
 }

@@ -9,7 +9,7 @@ import { createPushTarget } from './push-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-push',
-  apiVersion: 2,
+  apiVersion: 3,
   description: 'Publishes notifications to an ntfy-compatible push-topic server.',
   provider: 'Push',
   displayName: 'Push notification',
@@ -19,5 +19,7 @@ export const manifest = defineDeliveryPlugin({
   },
   subscribeLinkLabel: 'Open in the ntfy app',
   config: pushConfig,
-  createTarget: createPushTarget,
+  async setup(context) {
+    return { target: await createPushTarget(context) };
+  },
 });

@@ -5,7 +5,12 @@ import { BODY_LIMIT_BYTES, MESSAGE_LIMIT_BYTES, buildPublishBody, priorityLevel,
 const SEQUENCE_ID = /^[-_A-Za-z0-9]{1,64}$/;
 const bytes = (text: string) => Buffer.byteLength(text);
 const rendered = (over: Partial<RenderedNotification> = {}): RenderedNotification => ({
-  title: 'Power outage: Kandy', body: 'Feeder: F12', sequenceId: 'po-PO-1001', tags: ['warning'], priority: 'High', ...over,
+  title: 'Power outage: Kandy',
+  body: 'Feeder: F12',
+  sequenceId: 'po-PO-1001',
+  tags: ['warning'],
+  priority: 'High',
+  ...over,
 });
 
 describe('truncateUtf8', () => {
@@ -18,7 +23,7 @@ describe('truncateUtf8', () => {
     ['2-byte characters', 'é'.repeat(3000)],
     ['3-byte characters', '€'.repeat(2000)],
     ['4-byte characters (surrogate pairs)', '😀'.repeat(1500)],
-    ['mixed, cut point inside a character', 'a' + '😀'.repeat(1200) + 'é'.repeat(900)],
+    ['mixed, cut point inside a character', `a${'😀'.repeat(1200)}${'é'.repeat(900)}`],
   ])('cuts %s to the limit, whole characters, ending with an ellipsis', (_name, text) => {
     for (const limit of [4096, 4095, 4094, 4093, 100]) {
       const cut = truncateUtf8(text, limit);
@@ -45,14 +50,20 @@ describe('buildPublishBody with text from outside', () => {
     expect(buildPublishBody('alerts-x', 'utility.power-outages', rendered({ title }), 'PO-1').title).toBe(expected);
   });
 
-  it('keeps the message\'s own lines and removes every other control character', () => {
+  it("keeps the message's own lines and removes every other control character", () => {
     const body = buildPublishBody('alerts-x', 'utility.power-outages', rendered({ body: 'Feeder: F1\r\nAreas: Kandy\u001b[2J\u202e' }), 'PO-1');
     expect(body.message).toBe('Feeder: F1\nAreas: Kandy[2J');
   });
 });
 
 describe('priorityLevel', () => {
-  it.each([['Min', 1], ['Low', 2], ['Default', 3], ['High', 4], ['Urgent', 5]] as const)('%s → %i', (name, level) => {
+  it.each([
+    ['Min', 1],
+    ['Low', 2],
+    ['Default', 3],
+    ['High', 4],
+    ['Urgent', 5],
+  ] as const)('%s → %i', (name, level) => {
     expect(priorityLevel(name)).toBe(level);
   });
 });
@@ -78,7 +89,12 @@ describe('sequenceIdFor', () => {
 describe('buildPublishBody', () => {
   it('maps the rendering onto the JSON publish fields', () => {
     expect(buildPublishBody('utility-power-outages', 'utility.power-outages', rendered(), 'PO-1001')).toEqual({
-      topic: 'utility-power-outages', title: 'Power outage: Kandy', message: 'Feeder: F12', priority: 4, tags: ['warning'], sequence_id: 'po-PO-1001',
+      topic: 'utility-power-outages',
+      title: 'Power outage: Kandy',
+      message: 'Feeder: F12',
+      priority: 4,
+      tags: ['warning'],
+      sequence_id: 'po-PO-1001',
     });
   });
 

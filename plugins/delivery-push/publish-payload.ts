@@ -50,7 +50,7 @@ export function truncateUtf8(text: string, maxBytes: number): string {
  */
 export function sequenceIdFor(feedId: string, renderedSequenceId: string): string {
   if (TOPIC_PATTERN.test(renderedSequenceId)) return renderedSequenceId;
-  return 'h' + createHash('sha256').update(`${feedId}:${renderedSequenceId}`).digest('base64url').slice(0, 32);
+  return `h${createHash('sha256').update(`${feedId}:${renderedSequenceId}`).digest('base64url').slice(0, 32)}`;
 }
 
 /** Builds the body; text is cut so the message fits 4096 bytes and the whole body 8192. */

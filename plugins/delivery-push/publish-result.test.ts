@@ -13,13 +13,17 @@ describe('outcomeOf', () => {
     [answered(404, 40401, 'page not found'), 'failed', 'push server 404 (40401 page not found)'],
     [answered(413, 41303, 'JSON body too large'), 'failed', 'push server 413 (41303 JSON body too large)'],
     [answered(429, 42909, 'too many auth failures'), 'failed', 'push server 429 (42909 too many auth failures)'],
-    [answered(429, 42901, 'limit reached'), 'retry', 'push server 429 (42901 limit reached)'],
-    [answered(429), 'retry', 'push server 429'],
+    [answered(429, 42901, 'limit reached'), 'slowDown', 'push server 429 (42901 limit reached)'],
+    [answered(429), 'slowDown', 'push server 429'],
     [answered(500, 50001, 'internal server error'), 'retry', 'push server 500 (50001 internal server error)'],
     [answered(502), 'retry', 'push server 502'],
     [answered(503, undefined, 'service unavailable'), 'retry', 'push server 503 (service unavailable)'],
     [{ kind: 'timeout', seconds: 10 }, 'retry', 'push server did not answer within 10 s'],
-    [{ kind: 'network', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' }, 'retry', 'push server unreachable: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)'],
+    [
+      { kind: 'network', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+      'retry',
+      'push server unreachable: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)',
+    ],
     [{ kind: 'aborted' }, 'retry', 'publish interrupted by shutdown'],
   ] as const)('%j → %s', (result, kind, reason) => {
     const outcome = outcomeOf(result, now);
@@ -28,9 +32,19 @@ describe('outcomeOf', () => {
     if (outcome.kind === 'retry') expect(outcome.notBefore).toBeUndefined();
   });
 
+  it('a 429 with a Retry-After says to slow down for that long', () => {
+    expect(outcomeOf({ kind: 'answered', status: 429, code: 42901, retryAfterSeconds: 12 }, now)).toEqual({
+      kind: 'slowDown',
+      reason: 'push server 429 (42901)',
+      retryAfterSeconds: 12,
+    });
+  });
+
   it('retries the daily quota (42908) at the next UTC midnight', () => {
     expect(outcomeOf(answered(429, 42908, 'limit reached: daily message quota reached'), now)).toEqual({
-      kind: 'retry', reason: 'push server 429 (42908 limit reached: daily message quota reached)', notBefore: new Date('2026-11-23T00:00:00.000Z'),
+      kind: 'retry',
+      reason: 'push server 429 (42908 limit reached: daily message quota reached)',
+      notBefore: new Date('2026-11-23T00:00:00.000Z'),
     });
   });
 });

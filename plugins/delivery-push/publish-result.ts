@@ -2,8 +2,19 @@ import type { DeliveryOutcome } from '#plugin-api';
 
 /** What one publish came to, before it is judged. */
 export type PublishResult =
-  /** The server answered; `code`/`error` from ntfy's error body `{code, http, error}` when it has one. */
-  | { readonly kind: 'answered'; readonly status: number; readonly code?: number; readonly error?: string }
+  /**
+   * The server answered; `code`/`error` from ntfy's error body `{code, http,
+   * error}` when it has one, its Retry-After in seconds when it sent one,
+   * and how long it took from the request's writing (`wireMs`).
+   */
+  | {
+      readonly kind: 'answered';
+      readonly status: number;
+      readonly code?: number;
+      readonly error?: string;
+      readonly retryAfterSeconds?: number;
+      readonly wireMs?: number;
+    }
   | { readonly kind: 'timeout'; readonly seconds: number }
   /** Stopped by the dispatcher's signal (shutdown): not a failure of the server. */
   | { readonly kind: 'aborted' }
@@ -25,9 +36,11 @@ export function describeAnswer(result: Extract<PublishResult, { kind: 'answered'
 
 /**
  * Judges a publish (push-server.md, "What a publisher must do"): 2xx is
- * delivered; 5xx, 429 (but the daily quota and auth-failure codes), timeouts
- * and connection errors are retried; every other answer is permanent. The
- * daily quota retries at the next UTC midnight, when the server resets it.
+ * delivered; a 429 (but the daily quota and auth-failure codes) says to
+ * slow down: the lane pauses for its Retry-After and the delivery waits
+ * without an attempt counted; 5xx, timeouts and connection errors are
+ * retried; every other answer is permanent. The daily quota retries at the
+ * next UTC midnight, when the server resets it.
  */
 export function outcomeOf(result: PublishResult, now: Date): DeliveryOutcome {
   switch (result.kind) {
@@ -43,7 +56,11 @@ export function outcomeOf(result: PublishResult, now: Date): DeliveryOutcome {
       const reason = describeAnswer(result);
       if (status === 429 && code === DAILY_QUOTA) return { kind: 'retry', reason, notBefore: nextUtcMidnight(now) };
       if (status === 429 && code === TOO_MANY_AUTH_FAILURES) return { kind: 'failed', reason };
-      if (status === 429 || status >= 500) return { kind: 'retry', reason };
+      if (status === 429)
+        return result.retryAfterSeconds === undefined
+          ? { kind: 'slowDown', reason }
+          : { kind: 'slowDown', reason, retryAfterSeconds: result.retryAfterSeconds };
+      if (status >= 500) return { kind: 'retry', reason };
       return { kind: 'failed', reason };
     }
   }

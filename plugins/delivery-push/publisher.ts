@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from '#plugin-api';
 import { Pool, type Dispatcher } from 'undici';
 import type { PublishBody } from './publish-payload.ts';
 import type { PublishResult } from './publish-result.ts';
@@ -30,22 +31,32 @@ const TIMEOUT_SWEEP_MS = 100;
 
 /**
  * One publish in flight, as undici's dispatch handler: it settles once,
- * whichever comes first (answer, network error, timeout, shutdown).
+ * whichever comes first (answer, network error, timeout, shutdown). Its
+ * timeout counts from when the request is written to a connection, not
+ * from when it was handed to the pool: a request waiting its turn behind
+ * others on a connection is not late, and a slow but healthy server gets
+ * no publish twice for it.
  */
 class Flight implements Dispatcher.DispatchHandler {
-  readonly deadline: number;
+  /** performance.now() at which it is overdue; Infinity until the request is on the wire. */
+  deadline = Infinity;
+  readonly #timeoutMs: number;
   readonly #done: (result: PublishResult) => void;
   readonly #forget: (flight: Flight) => void;
+  readonly #onWire: (flight: Flight) => void;
   #controller: Dispatcher.DispatchController | undefined;
   #settled = false;
+  #startedAt = 0;
   #status = 0;
+  #retryAfter: number | undefined;
   #errorChunks: Buffer[] | undefined;
   #errorBytes = 0;
 
-  constructor(deadline: number, done: (result: PublishResult) => void, forget: (flight: Flight) => void) {
-    this.deadline = deadline;
+  constructor(timeoutMs: number, done: (result: PublishResult) => void, forget: (flight: Flight) => void, onWire: (flight: Flight) => void) {
+    this.#timeoutMs = timeoutMs;
     this.#done = done;
     this.#forget = forget;
+    this.#onWire = onWire;
   }
 
   stop(result: PublishResult): void {
@@ -59,12 +70,21 @@ class Flight implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
-    if (this.#settled) controller.abort(new Error('publish already given up'));
+    if (this.#settled) {
+      controller.abort(new Error('publish already given up'));
+      return;
+    }
+    this.#startedAt = performance.now();
+    this.deadline = this.#startedAt + this.#timeoutMs;
+    this.#onWire(this);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.#status = statusCode;
-    if (statusCode < 200 || statusCode >= 300) this.#errorChunks = [];
+    if (statusCode < 200 || statusCode >= 300) {
+      this.#errorChunks = [];
+      this.#retryAfter = retryAfterSeconds(headers?.['retry-after'], new Date());
+    }
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -76,7 +96,13 @@ class Flight implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const error = this.#errorChunks === undefined ? undefined : parseErrorBody(Buffer.concat(this.#errorChunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8'));
-    this.stop(error === undefined ? { kind: 'answered', status: this.#status } : { kind: 'answered', status: this.#status, ...error });
+    const wireMs = performance.now() - this.#startedAt;
+    const retryAfter = this.#retryAfter === undefined ? {} : { retryAfterSeconds: this.#retryAfter };
+    this.stop(
+      error === undefined
+        ? { kind: 'answered', status: this.#status, wireMs, ...retryAfter }
+        : { kind: 'answered', status: this.#status, wireMs, ...retryAfter, ...error },
+    );
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
@@ -92,9 +118,10 @@ class Flight implements Dispatcher.DispatchHandler {
  * AbortController, body stream or EventTarget listener per publish, which in
  * a batch of hundreds is most of the client's own cost. Every response body
  * is consumed (success bodies dropped as they come), so the connection goes
- * back to the pool. Timeouts: every publish has the same, so the flights
- * wait in start order and one timer sweeps the overdue ones from the front
- * (undici's headersTimeout runs on a coarse clock, up to ~1 s late).
+ * back to the pool. Timeouts: every publish has the same, counted from
+ * when its request is written, so the flights on the wire are in deadline
+ * order and one timer sweeps the overdue ones from the front (undici's
+ * headersTimeout runs on a coarse clock, up to ~1 s late).
  */
 export function createPublisher(options: PublisherOptions): Publisher {
   const url = new URL(options.baseUrl);
@@ -106,9 +133,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const timeout: PublishResult = { kind: 'timeout', seconds: options.timeoutMs / 1000 };
   const aborted: PublishResult = { kind: 'aborted' };
-  // In start order, so in deadline order: the sweep looks at the front only.
+  // On the wire, in the order their requests were written, so in deadline order: the sweep looks at the front only.
   const inFlight = new Set<Flight>();
   const forget = (flight: Flight) => void inFlight.delete(flight);
+  const onWire = (flight: Flight) => {
+    inFlight.add(flight);
+    sweeper ??= setInterval(sweep, Math.min(TIMEOUT_SWEEP_MS, options.timeoutMs));
+  };
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () => {
     const now = performance.now();
@@ -128,23 +159,33 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (flights === undefined) {
       const created = new Set<Flight>();
       flightsBySignal.set(signal, (flights = created));
-      signal.addEventListener('abort', () => {
-        for (const flight of [...created]) flight.stop(aborted);
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const flight of [...created]) flight.stop(aborted);
+        },
+        { once: true },
+      );
     }
     return flights;
   }
 
   function send(body: string, signal: AbortSignal, done: (result: PublishResult) => void): void {
-    if (signal.aborted) return done(aborted);
+    if (signal.aborted) {
+      done(aborted);
+      return;
+    }
     const ofSignal = flightsOf(signal);
-    const flight: Flight = new Flight(performance.now() + options.timeoutMs, done, (ended) => {
-      forget(ended);
-      ofSignal.delete(ended);
-    });
-    inFlight.add(flight);
+    const flight: Flight = new Flight(
+      options.timeoutMs,
+      done,
+      (ended) => {
+        forget(ended);
+        ofSignal.delete(ended);
+      },
+      onWire,
+    );
     ofSignal.add(flight);
-    sweeper ??= setInterval(sweep, Math.min(TIMEOUT_SWEEP_MS, options.timeoutMs));
     try {
       pool.dispatch({ origin, method: 'POST', path, headers, body }, flight);
     } catch (err) {

@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PUBLISHER_TOKEN, type PushServerDouble } from '../../test/doubles/push-server-double.ts';
-import { buildTarget, closePushHarness, deliver, freePort, request, startPushHarness, SYSTEM_TOPIC, TOPIC_RE, type Harness } from './push-target.test-support.ts';
+import {
+  buildTarget,
+  closePushHarness,
+  deliver,
+  freePort,
+  request,
+  startPushHarness,
+  SYSTEM_TOPIC,
+  TOPIC_RE,
+  type Harness,
+} from './push-target.test-support.ts';
 import { composeTopicPolicy, isTopicAllowed } from './topic-policy.ts';
 
 let double: PushServerDouble;
@@ -20,14 +30,21 @@ describe('push target: transient trouble is retried', () => {
     const h = await buildTarget({ BaseUrl: double.baseUrl, PublishToken: DEFAULT_PUBLISHER_TOKEN });
     h.logs.length = 0;
     double.failNext(12, { status: 503 });
-    const requests = Array.from({ length: 12 }, (_, i) => request({ topic: h.target.prepareDestination(undefined, { scope: 'Anonymous' }), itemKey: `PO-${i}` }));
+    const requests = Array.from({ length: 12 }, (_, i) =>
+      request({ topic: h.target.prepareDestination(undefined, { scope: 'Anonymous' }), itemKey: `PO-${i}` }),
+    );
     const outcomes = await deliver(h.target, [...requests, request()]);
     expect(outcomes.filter((o) => o.kind === 'retry')).toHaveLength(12);
     expect(outcomes.at(-1)).toEqual({ kind: 'delivered' });
     const entries = h.logs.map((line) => JSON.parse(line));
     const warnings = entries.filter((e) => e.level === 40);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ msg: 'push deliveries not made: push server 503 (service unavailable)', outcome: 'retry', status: 503, deliveries: 12 });
+    expect(warnings[0]).toMatchObject({
+      msg: 'push deliveries not made: push server 503 (service unavailable)',
+      outcome: 'retry',
+      status: 503,
+      deliveries: 12,
+    });
     // A few to look up, never the whole batch.
     expect(warnings[0].ledgerIds).toHaveLength(5);
     expect(warnings[0].topics).toHaveLength(5);
@@ -35,10 +52,31 @@ describe('push target: transient trouble is retried', () => {
     expect(entries.filter((e) => e.level === 20 && e.msg.startsWith('push delivery not made'))).toHaveLength(12);
   });
 
-  it('429 42901 → retry, without a set time', async () => {
+  it("a slow but healthy server: each publish's timeout counts from its writing, so requests waiting their turn on a connection are not taken for late", async () => {
+    // 2 connections × 16 requests each, every answer 400 ms late, a 2 s timeout: the 16th in line waits 6 s for its turn.
+    const h = await buildTarget({
+      BaseUrl: double.baseUrl,
+      PublishToken: DEFAULT_PUBLISHER_TOKEN,
+      Connections: 2,
+      RequestsPerConnection: 16,
+      TimeoutSeconds: 2,
+    });
+    double.delayNext(32, 400);
+    const requests = Array.from({ length: 32 }, (_, i) =>
+      request({ topic: h.target.prepareDestination(undefined, { scope: 'Anonymous' }), itemKey: `PO-SLOW-${i}` }),
+    );
+    const outcomes = await deliver(h.target, requests);
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(32).fill('delivered'));
+    // Nothing was published twice: had the timeout counted from the hand-over, most would have been retried.
+    expect(double.publishRequestCount).toBe(32);
+    // And the target now offers fewer at once: as many per connection as it answers within half the timeout (2 × 1000 / 400 = 2).
+    expect(h.target.concurrency!()).toBe(2 * 2);
+  });
+
+  it('429 42901 → slow down (the lane pauses; the attempt is not counted), for no set time without a Retry-After', async () => {
     double.failNext(1, { status: 429 });
     const [outcome] = await deliver(harness.target, [request()]);
-    expect(outcome).toEqual({ kind: 'retry', reason: 'push server 429 (42901 limit reached: too many requests, please be nice)' });
+    expect(outcome).toEqual({ kind: 'slowDown', reason: 'push server 429 (42901 limit reached: too many requests, please be nice)' });
   });
 
   it('429 42908 (daily quota) → retry at the next UTC midnight', async () => {
@@ -76,7 +114,12 @@ describe('push target: transient trouble is retried', () => {
 
   it('one failing request does not affect the others of its batch', async () => {
     double.failNext(1, { status: 503 });
-    const outcomes = await deliver(harness.target, [request({ itemKey: 'A' }), request({ itemKey: 'B', topic: 'nope' }), request({ itemKey: 'C' }), request({ itemKey: 'D' })]);
+    const outcomes = await deliver(harness.target, [
+      request({ itemKey: 'A' }),
+      request({ itemKey: 'B', topic: 'nope' }),
+      request({ itemKey: 'C' }),
+      request({ itemKey: 'D' }),
+    ]);
     expect(outcomes.filter((o) => o.kind === 'retry')).toHaveLength(1);
     expect(outcomes[1].kind).toBe('failed');
     expect(outcomes.filter((o) => o.kind === 'delivered')).toHaveLength(2);
@@ -88,7 +131,8 @@ describe('push target: transient trouble is retried', () => {
     controller.abort();
     const outcomes = await deliver(harness.target, [request(), request()], controller.signal);
     expect(outcomes).toEqual([
-      { kind: 'retry', reason: 'publish interrupted by shutdown' }, { kind: 'retry', reason: 'publish interrupted by shutdown' },
+      { kind: 'retry', reason: 'publish interrupted by shutdown' },
+      { kind: 'retry', reason: 'publish interrupted by shutdown' },
     ]);
     expect(double.requestCount).toBe(0);
   });
@@ -129,7 +173,12 @@ describe('push target: transient trouble is retried', () => {
 
 describe('push target: destinations', () => {
   it('generates unique, valid topics with the prefix and 128 random bits, all passing the policy', () => {
-    const policy = composeTopicPolicy({ allowlist: { topics: [SYSTEM_TOPIC], prefixes: [] }, allowedTopics: [], allowedTopicPrefixes: [], generatedTopicPrefix: 'alerts-' });
+    const policy = composeTopicPolicy({
+      allowlist: { topics: [SYSTEM_TOPIC], prefixes: [] },
+      allowedTopics: [],
+      allowedTopicPrefixes: [],
+      generatedTopicPrefix: 'alerts-',
+    });
     const topics = Array.from({ length: 1000 }, () => harness.target.prepareDestination(undefined, { scope: 'User' }));
     expect(new Set(topics).size).toBe(1000);
     for (const topic of topics) {

@@ -1,5 +1,12 @@
 import { createServer } from 'node:net';
-import { createPluginTestContext, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget, type NotificationPriority, type RenderedNotification } from '#plugin-api';
+import {
+  createPluginTestContext,
+  type DeliveryPluginContext,
+  type DeliveryRequest,
+  type DeliveryTarget,
+  type NotificationPriority,
+  type RenderedNotification,
+} from '#plugin-api';
 // A test-only import from outside the plugin: the ntfy double every push test shares.
 import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble, type PushServerDouble, type PushServerDoubleOptions } from '../../test/doubles/push-server-double.ts';
 import type { pushConfig } from './config.ts';
@@ -18,13 +25,13 @@ export interface Harness {
 
 const harnesses: Harness[] = [];
 
-/** The target as core builds it: the manifest's createTarget with the plugin test context. */
+/** The target as core builds it: the target the manifest's setup returns, with the plugin test context. */
 export async function buildTarget(settings: Partial<PushSettings>): Promise<Harness> {
   const logs: string[] = [];
   let now = new Date('2026-11-22T10:00:00.000Z');
   const base = createPluginTestContext(manifest, { logs, now: () => now, topicAllowlist: { topics: [SYSTEM_TOPIC], prefixes: [] } });
   const context = { ...base, config: { 'Notifications:Push': { ...base.config['Notifications:Push'], ...settings } } };
-  const target = await manifest.createTarget!(context);
+  const target = (await manifest.setup!(context)).target!;
   const harness = { target, logs, setNow: (date: Date) => void (now = date) };
   harnesses.push(harness);
   return harness;
@@ -57,8 +64,13 @@ export function request(options: { topic?: string; itemKey?: string; eventType?:
     ledgerId: nextLedgerId++,
     attempt: 1,
     subscription: {
-      id: 1, publicId: 'pub-1', displayName: 'Kandy', feedId: 'utility.power-outages', provider: 'Push',
-      destination: options.topic ?? SYSTEM_TOPIC, scope: 'System',
+      id: 1,
+      publicId: 'pub-1',
+      displayName: 'Kandy',
+      feedId: 'utility.power-outages',
+      provider: 'Push',
+      destination: options.topic ?? SYSTEM_TOPIC,
+      scope: 'System',
     },
     event: { feedId: 'utility.power-outages', eventType: options.eventType ?? 'NewOutage', sourceKey: itemKey, itemKey, fields: {}, sourcePayload: {} },
     rendered,

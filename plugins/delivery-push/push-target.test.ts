@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PUBLISHER_TOKEN, type PushServerDouble } from '../../test/doubles/push-server-double.ts';
-import { buildTarget, closePushHarness, deliver, request, startPushHarness, SYSTEM_TOPIC, TOPIC_RE, withDouble, type Harness } from './push-target.test-support.ts';
+import {
+  buildTarget,
+  closePushHarness,
+  deliver,
+  request,
+  startPushHarness,
+  SYSTEM_TOPIC,
+  TOPIC_RE,
+  withDouble,
+  type Harness,
+} from './push-target.test-support.ts';
 
 let double: PushServerDouble;
 let harness: Harness;
@@ -24,7 +34,7 @@ describe('push target: publishing', () => {
   });
 
   it('cuts a message over 4096 bytes itself, whole characters and an ellipsis', async () => {
-    expect(await deliver(harness.target, [request({ rendered: { body: 'Areas: ' + 'Pérädéniyä, '.repeat(600) } })])).toEqual([{ kind: 'delivered' }]);
+    expect(await deliver(harness.target, [request({ rendered: { body: `Areas: ${'Pérädéniyä, '.repeat(600)}` } })])).toEqual([{ kind: 'delivered' }]);
     const [stored] = double.messages(SYSTEM_TOPIC);
     expect(double.oversizeMessages).toBe(0);
     expect(Buffer.byteLength(stored.message!)).toBeLessThanOrEqual(4096);
@@ -46,7 +56,8 @@ describe('push target: publishing', () => {
   it('hashes a renderer id the server would refuse, the same for both messages of one item', async () => {
     const unsafe = { sequenceId: 'po-PO 1001/Kandy ä' };
     expect(await deliver(harness.target, [request({ rendered: unsafe }), request({ eventType: 'Restoration', rendered: unsafe })])).toEqual([
-      { kind: 'delivered' }, { kind: 'delivered' },
+      { kind: 'delivered' },
+      { kind: 'delivered' },
     ]);
     const [a, b] = double.messages(SYSTEM_TOPIC);
     expect(a.sequence_id).toMatch(TOPIC_RE);

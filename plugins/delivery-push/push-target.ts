@@ -1,5 +1,5 @@
 import { Errors, Limiter, randomToken, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
-import { pump } from './concurrency.ts';
+import { AnswerTime, depthPerConnection, pump } from './concurrency.ts';
 import type { pushConfig } from './config.ts';
 import { buildPublishBody } from './publish-payload.ts';
 import { outcomeOf, type PublishResult } from './publish-result.ts';
@@ -44,7 +44,8 @@ class NotMade {
 }
 
 /** Why there is no subscribe link and no delivery: said to clients (create answer) and in the log. */
-const NOT_CONFIGURED = 'No push server is configured (Notifications__Push__BaseUrl is unset), so there is no subscribe link yet and push notifications wait until one is set.';
+const NOT_CONFIGURED =
+  'No push server is configured (Notifications__Push__BaseUrl is unset), so there is no subscribe link yet and push notifications wait until one is set.';
 
 /** The server the ntfy app subscribes to unless told otherwise. */
 const NTFY_SH = 'https://ntfy.sh';
@@ -92,8 +93,11 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
       : createPublisher(publisherOptions)
     : undefined;
   if (!publisher) log.warn('Notifications__Push__BaseUrl is not set: push deliveries wait for retry until it is');
-  // One bound for every batch the dispatcher works at once.
+  // One bound for every batch the lane works at once (the lane hands no more than `concurrency()` anyway).
   const inFlight = new Limiter(settings.Connections * settings.RequestsPerConnection);
+  // How fast the server answers lately: how many may wait behind each other on a connection follows it.
+  const answerTime = new AnswerTime();
+  const timeoutMs = settings.TimeoutSeconds * 1000;
 
   /**
    * The JSON of a rendering's publish body after its topic, made once per
@@ -141,12 +145,17 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
 
   /** A publish's answer judged; what was not made is counted for the batch's summary lines. */
   function judged(request: DeliveryRequest, result: PublishResult, stats: BatchStats): DeliveryOutcome {
+    if (result.kind === 'answered' && result.wireMs !== undefined) answerTime.add(result.wireMs);
+    else if (result.kind === 'timeout') answerTime.add(timeoutMs);
     const outcome = outcomeOf(result, context.now());
     if (result.kind === 'aborted') stats.interrupted++;
     else if (outcome.kind !== 'delivered') {
       // The reason holds the status and the server's code: never the token or the message.
       const fields = answerFields(result);
-      log.debug({ ledgerId: request.ledgerId, attempt: request.attempt, topic: request.subscription.destination, outcome: outcome.kind, ...fields }, `push delivery not made: ${outcome.reason}`);
+      log.debug(
+        { ledgerId: request.ledgerId, attempt: request.attempt, topic: request.subscription.destination, outcome: outcome.kind, ...fields },
+        `push delivery not made: ${outcome.reason}`,
+      );
       stats.notMade.add(outcome.reason, { outcome: outcome.kind, ...fields }, request);
     }
     return outcome;
@@ -171,6 +180,7 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     subscribeUrlUnavailableReason: () => NOT_CONFIGURED,
     unavailableReason: () => (publisher ? undefined : NOT_CONFIGURED),
     subscribeSteps: (destination) => ntfyAppSteps(baseUrl ?? '', destination),
+    concurrency: () => settings.Connections * depthPerConnection(answerTime.averageMs, timeoutMs, settings.RequestsPerConnection),
 
     async deliver(requests, signal, onOutcome) {
       const stats: BatchStats = { interrupted: 0, unconfigured: 0, notMade: new NotMade() };
@@ -206,7 +216,10 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
       stats.notMade.log(log);
       if (stats.interrupted > 0) log.info({ interrupted: stats.interrupted }, 'push deliveries interrupted by shutdown; they will be retried');
       if (stats.unconfigured > 0) {
-        log.warn({ deliveries: stats.unconfigured }, 'push deliveries not made: no push server is configured; set Notifications__Push__BaseUrl (and Notifications__Push__PublishToken). They are retried with backoff.');
+        log.warn(
+          { deliveries: stats.unconfigured },
+          'push deliveries not made: no push server is configured; set Notifications__Push__BaseUrl (and Notifications__Push__PublishToken). They are retried with backoff.',
+        );
       }
       return outcomes;
     },

@@ -24,7 +24,7 @@ describe('push target: publishing from worker threads', () => {
     expect(new Set(stored.map((message) => message.sequence_id)).size).toBe(200);
   });
 
-  it('judges the server\'s refusals and failures as the main thread does', async () => {
+  it("judges the server's refusals and failures as the main thread does", async () => {
     double.failNext(1, { status: 503 });
     const [retry] = await deliver(harness.target, [request()]);
     expect(retry).toMatchObject({ kind: 'retry', reason: expect.stringContaining('503') });
@@ -32,7 +32,7 @@ describe('push target: publishing from worker threads', () => {
     expect(refused).toMatchObject({ kind: 'failed' });
   });
 
-  it('stops what is in flight when the dispatcher\'s signal aborts (shutdown): retried later, never lost', async () => {
+  it("stops what is in flight when the dispatcher's signal aborts (shutdown): retried later, never lost", async () => {
     double.delayNext(1, 5000);
     const controller = new AbortController();
     const result = deliver(harness.target, [request({ itemKey: 'PO-SLOW' })], controller.signal);

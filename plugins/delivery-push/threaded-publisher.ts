@@ -10,10 +10,12 @@ import type { PublishResult } from './publish-result.ts';
  * to one thread as one message, round-robin; results come back batched.
  */
 export function createThreadedPublisher(options: PublisherOptions, threads: number): Publisher {
-  const workers = Array.from({ length: threads }, () =>
-    new Worker(new URL('./publish-worker.ts', import.meta.url), {
-      workerData: { ...options, connections: Math.max(1, Math.ceil(options.connections / threads)) },
-    }),
+  const workers = Array.from(
+    { length: threads },
+    () =>
+      new Worker(new URL('./publish-worker.ts', import.meta.url), {
+        workerData: { ...options, connections: Math.max(1, Math.ceil(options.connections / threads)) },
+      }),
   );
   const pending = new Map<number, (result: PublishResult) => void>();
   let nextId = 0;
@@ -51,9 +53,13 @@ export function createThreadedPublisher(options: PublisherOptions, threads: numb
     if (signal.aborted) return done({ kind: 'aborted' });
     if (!signals.has(signal)) {
       signals.add(signal);
-      signal.addEventListener('abort', () => {
-        for (const worker of workers) worker.postMessage({ type: 'abort' });
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const worker of workers) worker.postMessage({ type: 'abort' });
+        },
+        { once: true },
+      );
     }
     const id = nextId++;
     pending.set(id, done);
@@ -68,15 +74,20 @@ export function createThreadedPublisher(options: PublisherOptions, threads: numb
     send,
     publish: (body, signal) => new Promise((resolve) => send(JSON.stringify(body), signal, resolve)),
     close: async () => {
-      await Promise.all(workers.map((worker) => new Promise<void>((resolve) => {
-        const closed = (message: { type: string }) => {
-          if (message.type !== 'closed') return;
-          worker.off('message', closed);
-          resolve();
-        };
-        worker.on('message', closed);
-        worker.postMessage({ type: 'close' });
-      })));
+      await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<void>((resolve) => {
+              const closed = (message: { type: string }) => {
+                if (message.type !== 'closed') return;
+                worker.off('message', closed);
+                resolve();
+              };
+              worker.on('message', closed);
+              worker.postMessage({ type: 'close' });
+            }),
+        ),
+      );
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };

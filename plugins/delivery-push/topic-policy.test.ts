@@ -32,7 +32,12 @@ describe('topic policy', () => {
   it.each(['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'])(
     'refuses the reserved name %s even when allowlisted',
     (name) => {
-      const open = composeTopicPolicy({ allowlist: { topics: [name], prefixes: [] }, allowedTopics: [name], allowedTopicPrefixes: [], generatedTopicPrefix: 'alerts-' });
+      const open = composeTopicPolicy({
+        allowlist: { topics: [name], prefixes: [] },
+        allowedTopics: [name],
+        allowedTopicPrefixes: [],
+        generatedTopicPrefix: 'alerts-',
+      });
       expect(topicRefusal(name, open)).toBe('a reserved topic name of the push server');
     },
   );

@@ -8,9 +8,7 @@
 export const TOPIC_PATTERN = /^[-_A-Za-z0-9]{1,64}$/;
 
 /** ntfy's default disallowed topics: they collide with its own routes (400, 40010). */
-export const RESERVED_TOPICS: ReadonlySet<string> = new Set([
-  'docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1',
-]);
+export const RESERVED_TOPICS: ReadonlySet<string> = new Set(['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1']);
 
 export interface TopicPolicy {
   readonly topics: ReadonlySet<string>;

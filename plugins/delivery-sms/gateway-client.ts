@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { retryAfterSeconds } from '#plugin-api';
 import { errors, Pool } from 'undici';
 import type { GatewayResult } from './gateway-result.ts';
 
@@ -22,7 +23,11 @@ export interface OutgoingText {
 
 /** The form of one text, as Twilio's Messages API takes it (pure; also the bench's raw baseline). */
 export function messageForm(settings: Pick<GatewaySettings, 'from' | 'messagingServiceSid'>, text: OutgoingText): string {
-  const sender = settings.messagingServiceSid ? `&MessagingServiceSid=${encode(settings.messagingServiceSid)}` : settings.from ? `&From=${encode(settings.from)}` : '';
+  const sender = settings.messagingServiceSid
+    ? `&MessagingServiceSid=${encode(settings.messagingServiceSid)}`
+    : settings.from
+      ? `&From=${encode(settings.from)}`
+      : '';
   const callback = text.statusCallback ? `&StatusCallback=${encode(text.statusCallback)}` : '';
   return `To=${encode(text.to)}&Body=${encode(text.body)}${sender}${callback}`;
 }
@@ -97,13 +102,13 @@ export function createGatewayClient(settings: GatewaySettings): GatewayClient {
         } catch {
           // Not JSON (a proxy's error page): the status alone decides.
         }
-        const retryAfter = Number(response.headers['retry-after']);
+        const retryAfter = retryAfterSeconds(response.headers['retry-after'], new Date());
         return {
           kind: 'answered',
           status: response.statusCode,
           ...(typeof parsed.sid === 'string' && parsed.sid !== '' ? { sid: parsed.sid } : {}),
           ...(typeof parsed.code === 'number' ? { code: parsed.code } : {}),
-          ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
+          ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
         };
       } catch (err) {
         if (abort?.signal.aborted) return { kind: 'aborted' };

@@ -26,12 +26,13 @@ const describe = (status: number, code?: number) => (code === undefined ? `sms g
 
 /**
  * Judges a send: 2xx with a sid is delivered (to the gateway); 21211 and
- * 21614 fail it; 21610 fails it and stops the subscription; 429, 5xx,
- * timeouts and connection errors are retried (429 after its Retry-After);
- * 401/403 are retried too (a credential an operator fixes); any other
- * answer fails the delivery.
+ * 21614 fail it; 21610 fails it and stops the subscription; a 429 says to
+ * slow down (the lane pauses for its Retry-After, and the text waits
+ * without an attempt counted); 5xx, timeouts and connection errors are
+ * retried; 401/403 are retried too (a credential an operator fixes); any
+ * other answer fails the delivery.
  */
-export function judgeGatewayResult(result: GatewayResult, now: Date): GatewayVerdict {
+export function judgeGatewayResult(result: GatewayResult): GatewayVerdict {
   switch (result.kind) {
     case 'timeout':
       return { outcome: { kind: 'retry', reason: `sms gateway did not answer within ${result.seconds} s` }, stop: false };
@@ -46,8 +47,8 @@ export function judgeGatewayResult(result: GatewayResult, now: Date): GatewayVer
       if (code === UNSUBSCRIBED_AT_CARRIER) return { outcome: { kind: 'failed', reason: `${reason}: the number opted out at its carrier` }, stop: true };
       if (code !== undefined && NOT_REACHABLE.has(code)) return { outcome: { kind: 'failed', reason }, stop: false };
       if (status === 429) {
-        const notBefore = result.retryAfterSeconds === undefined ? undefined : new Date(now.getTime() + result.retryAfterSeconds * 1000);
-        return { outcome: notBefore ? { kind: 'retry', reason, notBefore } : { kind: 'retry', reason }, stop: false };
+        const retryAfter = result.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: result.retryAfterSeconds };
+        return { outcome: { kind: 'slowDown', reason, ...retryAfter }, stop: false };
       }
       if (status >= 500 || status === 401 || status === 403) return { outcome: { kind: 'retry', reason }, stop: false };
       return { outcome: { kind: 'failed', reason: status >= 200 && status < 300 ? `${reason}: answer without a sid` : reason }, stop: false };

@@ -2,7 +2,7 @@ import { defineDeliveryPlugin } from '#plugin-api';
 import { smsConfig } from './config.ts';
 import { smsRetention } from './sms-retention.ts';
 import { smsRoutes } from './sms-routes.ts';
-import { smsRuntime } from './sms-runtime.ts';
+import { createSmsRuntime } from './sms-runtime.ts';
 import { createSmsTarget } from './sms-target.ts';
 
 /**
@@ -13,13 +13,14 @@ import { createSmsTarget } from './sms-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-sms',
-  apiVersion: 2,
+  apiVersion: 3,
   description: "Sends notifications by text message through a gateway speaking Twilio's Messages API, with replies and delivery reports.",
   provider: 'Sms',
   displayName: 'Text message',
   destination: {
     required: true,
-    description: 'A mobile phone number, E.164 (+94771234567) or national in Sms__DefaultRegion. A text with a code is sent there first; nothing else is sent until the code is entered or YES is replied.',
+    description:
+      'A mobile phone number, E.164 (+94771234567) or national in Sms__DefaultRegion. A text with a code is sent there first; nothing else is sent until the code is entered or YES is replied.',
     label: 'Mobile number',
     inputType: 'tel',
     autocomplete: 'tel',
@@ -30,9 +31,13 @@ export const manifest = defineDeliveryPlugin({
     text: 'We texted {destination}. Reply YES to that text: your alerts start then.',
   },
   config: smsConfig,
-  createTarget: createSmsTarget,
-  workers: (context) => [smsRetention(context)],
-  routes(app, context) {
-    smsRoutes(app, smsRuntime(context));
+  setup(context) {
+    // One gateway client and one verification outbox, shared by the target and the routes.
+    const runtime = createSmsRuntime(context);
+    return {
+      target: createSmsTarget(runtime),
+      workers: [smsRetention(context)],
+      routes: (app) => smsRoutes(app, runtime),
+    };
   },
 });

@@ -9,8 +9,8 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
  */
 export function normalisePhoneNumber(input: string, defaultRegion: string | undefined): string | null {
   const text = input.trim();
-  if (text === '' || text.length > 32 || /[^\d\s()+.\-]/.test(text)) return null;
+  if (text === '' || text.length > 32 || /[^\d\s()+.-]/.test(text)) return null;
   if (!text.startsWith('+') && !defaultRegion) return null;
   const parsed = parsePhoneNumberFromString(text, defaultRegion as CountryCode | undefined);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }

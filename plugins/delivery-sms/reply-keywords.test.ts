@@ -3,11 +3,25 @@ import { replyIntent, twimlMessage } from './reply-keywords.ts';
 
 describe('replyIntent', () => {
   it.each([
-    ['STOP', 'stop'], ['stop', 'stop'], ['  Stop \n', 'stop'], ['STOPALL', 'stop'], ['unsubscribe', 'stop'], ['Cancel', 'stop'], ['end', 'stop'], ['QUIT', 'stop'],
-    ['START', 'start'], ['unstop', 'start'], ['yes', 'start'], [' Yes ', 'start'],
-    ['HELP', 'help'], ['info', 'help'],
-    ['STATUS', 'status'], ['status ', 'status'],
-    ['stop please', 'help'], ['', 'help'], ['what is going on?', 'help'],
+    ['STOP', 'stop'],
+    ['stop', 'stop'],
+    ['  Stop \n', 'stop'],
+    ['STOPALL', 'stop'],
+    ['unsubscribe', 'stop'],
+    ['Cancel', 'stop'],
+    ['end', 'stop'],
+    ['QUIT', 'stop'],
+    ['START', 'start'],
+    ['unstop', 'start'],
+    ['yes', 'start'],
+    [' Yes ', 'start'],
+    ['HELP', 'help'],
+    ['info', 'help'],
+    ['STATUS', 'status'],
+    ['status ', 'status'],
+    ['stop please', 'help'],
+    ['', 'help'],
+    ['what is going on?', 'help'],
   ])('%j → %s', (body, intent) => {
     expect(replyIntent(body)).toBe(intent);
   });

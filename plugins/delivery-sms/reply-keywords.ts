@@ -2,9 +2,17 @@
 export type ReplyIntent = 'stop' | 'start' | 'help' | 'status';
 
 const INTENTS: Readonly<Record<string, ReplyIntent>> = {
-  STOP: 'stop', STOPALL: 'stop', UNSUBSCRIBE: 'stop', CANCEL: 'stop', END: 'stop', QUIT: 'stop',
-  START: 'start', UNSTOP: 'start', YES: 'start',
-  HELP: 'help', INFO: 'help',
+  STOP: 'stop',
+  STOPALL: 'stop',
+  UNSUBSCRIBE: 'stop',
+  CANCEL: 'stop',
+  END: 'stop',
+  QUIT: 'stop',
+  START: 'start',
+  UNSTOP: 'start',
+  YES: 'start',
+  HELP: 'help',
+  INFO: 'help',
   STATUS: 'status',
 };
 

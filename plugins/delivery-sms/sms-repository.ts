@@ -18,7 +18,8 @@ export interface OutboxItem {
 
 export interface OutboxResult {
   readonly id: number;
-  readonly state: 'sent' | 'pending' | 'dead';
+  /** `deferred`: waiting again without its attempt counted (the lane was paused: the gateway said to slow down). */
+  readonly state: 'sent' | 'pending' | 'dead' | 'deferred';
   readonly dueAt: Date | null;
   readonly error: string | null;
   readonly sid: string | null;
@@ -36,8 +37,12 @@ export async function queueVerifications(
     `INSERT INTO delivery_sms_outbox (subscription_id, recipient, feed_id, language, state, due_at, created_at)
      SELECT v.id, v.recipient, v.feed_id, v.language, 'pending', ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) AS v(id, recipient, feed_id, language)`,
     [
-      now, now, ids,
-      array(subscriptions.map((s) => s.destination)), array(subscriptions.map((s) => s.feedId)), array(subscriptions.map((s) => s.language ?? 'en')),
+      now,
+      now,
+      ids,
+      array(subscriptions.map((s) => s.destination)),
+      array(subscriptions.map((s) => s.feedId)),
+      array(subscriptions.map((s) => s.language ?? 'en')),
     ],
   );
 }
@@ -71,11 +76,21 @@ export async function settleOutbox(db: Knex, token: string, results: readonly Ou
   if (results.length === 0) return;
   await db.raw(
     `UPDATE delivery_sms_outbox o
-        SET state = v.state, due_at = COALESCE(v.due_at, o.due_at), last_error = v.error, sid = v.sid, lease_token = NULL,
+        SET state = CASE WHEN v.state = 'deferred' THEN 'pending' ELSE v.state END,
+            attempts = CASE WHEN v.state = 'deferred' THEN GREATEST(o.attempts - 1, 0) ELSE o.attempts END,
+            due_at = COALESCE(v.due_at, o.due_at), last_error = v.error, sid = v.sid, lease_token = NULL,
             sent_at = CASE WHEN v.state = 'sent' THEN ?::timestamptz ELSE o.sent_at END
        FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::text[], ?::text[]) AS v(id, state, due_at, error, sid)
       WHERE o.id = v.id AND o.lease_token = ? AND o.state = 'processing'`,
-    [now, array(results.map((r) => r.id)), array(results.map((r) => r.state)), array(results.map((r) => r.dueAt)), array(results.map((r) => r.error)), array(results.map((r) => r.sid)), token],
+    [
+      now,
+      array(results.map((r) => r.id)),
+      array(results.map((r) => r.state)),
+      array(results.map((r) => r.dueAt)),
+      array(results.map((r) => r.error)),
+      array(results.map((r) => r.sid)),
+      token,
+    ],
   );
 }
 
@@ -118,11 +133,7 @@ export async function forgetCodes(db: Db, subscriptionIds: readonly number[]): P
 }
 
 /** The texts a batch of deliveries sent, by sid (a delivery report names it). */
-export async function recordSentMessages(
-  db: Knex,
-  rows: ReadonlyArray<{ sid: string; ledgerId: number; subscriptionId: number }>,
-  now: Date,
-): Promise<void> {
+export async function recordSentMessages(db: Knex, rows: ReadonlyArray<{ sid: string; ledgerId: number; subscriptionId: number }>, now: Date): Promise<void> {
   if (rows.length === 0) return;
   await db.raw(
     `INSERT INTO delivery_sms_messages (sid, ledger_id, subscription_id, status, sent_at, updated_at)

@@ -1,5 +1,5 @@
 import { drainInBatches, type WorkerDefinition } from '#plugin-api';
-import type { SmsContext } from './sms-runtime.ts';
+import type { SmsContext } from './config.ts';
 
 /**
  * The plugin keeps its texts' sids and delivery reports, and the

@@ -1,3 +1,4 @@
+import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors, errorResponses, textResponse, Type, type Static, type Translate } from '#plugin-api';
 import { replyIntent, TWIML_EMPTY, twimlMessage } from './reply-keywords.ts';
@@ -13,7 +14,10 @@ import { UNSUBSCRIBED_AT_CARRIER } from './gateway-result.ts';
 type Form = Record<string, string>;
 const FORM_LIMIT = 16 * 1024;
 const Signed = Type.Object({ 'x-twilio-signature': Type.Optional(Type.String()) });
-const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'The 6-digit code of the verification text.' }) }, { additionalProperties: false });
+const CodeBody = Type.Object(
+  { code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'The 6-digit code of the verification text.' }) },
+  { additionalProperties: false },
+);
 const Verified = Type.Object({ publicId: Type.String(), isActive: Type.Boolean() });
 
 /**
@@ -24,7 +28,7 @@ const Verified = Type.Object({ publicId: Type.String(), isActive: Type.Boolean()
  * Callbacks carry Twilio's signature over PublicBaseUrl + path and the sorted
  * form fields, keyed by the auth token; anything else is a 403 that changes nothing.
  */
-export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
+export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Promise<void> {
   const { context } = runtime;
   const sms = context.config.Sms;
   const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
@@ -32,17 +36,15 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
   const helpText = (t: Translate) => sms.HelpText ?? t('reply.help', { site: base });
 
   // Twilio posts forms; only these routes (this plugin's scope) read them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  await app.register(formbody, { bodyLimit: FORM_LIMIT });
 
   const checkSignature = (request: FastifyRequest<{ Body: Form; Headers: Static<typeof Signed> }>) => {
-    const token = sms.AuthToken;
     const fields = request.body && typeof request.body === 'object' ? request.body : {};
-    if (!token || !validTwilioSignature(token, request.headers['x-twilio-signature'], runtime.signedUrl(request.url), fields)) {
-      throw new Errors.Forbidden('X-Twilio-Signature is missing or does not match this request');
-    }
-    return fields;
+    // Signed by one of the gateways: each signs with its own auth token.
+    const url = runtime.signedUrl(request.url);
+    const gateway = runtime.gateways.find((one) => validTwilioSignature(one.authToken, request.headers['x-twilio-signature'], url, fields));
+    if (!gateway) throw new Errors.Forbidden('X-Twilio-Signature is missing or does not match this request');
+    return { fields, gateway };
   };
 
   const callbackSchema = (summary: string, description: string, fields: string[]) => ({
@@ -51,21 +53,30 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
     tags: ['callbacks'],
     headers: Signed,
     consumes: ['application/x-www-form-urlencoded'],
-    body: Type.Object(Object.fromEntries(fields.map((name) => [name, Type.Optional(Type.String({ maxLength: 1600 }))])), { additionalProperties: Type.String() }),
+    body: Type.Object(Object.fromEntries(fields.map((name) => [name, Type.Optional(Type.String({ maxLength: 1600 }))])), {
+      additionalProperties: Type.String(),
+    }),
   });
 
   app.post<{ Body: Form; Headers: Static<typeof Signed> }>(
     '/api/sms/inbound',
     {
       schema: {
-        ...callbackSchema('A reply to a text (signed by the gateway)', 'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP, YES: also confirms the number), HELP (INFO), STATUS. Anything else gets the help text. Answered with TwiML.', ['From', 'To', 'Body', 'MessageSid']),
+        ...callbackSchema(
+          'A reply to a text (signed by the gateway)',
+          'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP, YES: also confirms the number), HELP (INFO), STATUS. Anything else gets the help text. Answered with TwiML.',
+          ['From', 'To', 'Body', 'MessageSid'],
+        ),
         response: { 200: textResponse('text/xml', 'TwiML: the text sent back.'), ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
-      const fields = checkSignature(request);
-      // Signed by this account's token, but meant for this service: its account, and its number when it sends from one.
-      if ((fields.AccountSid !== undefined && fields.AccountSid !== sms.AccountSid) || (sms.From && !sms.MessagingServiceSid && fields.To !== undefined && fields.To !== sms.From)) {
+      const { fields, gateway } = checkSignature(request);
+      // Signed by a gateway's token, but meant for this service: that gateway's account, and its number when it sends from one.
+      if (
+        (fields.AccountSid !== undefined && fields.AccountSid !== gateway.accountSid) ||
+        (gateway.from && !gateway.messagingServiceSid && fields.To !== undefined && fields.To !== gateway.from)
+      ) {
         request.log.info('sms reply for another account or number: ignored');
         return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
       }
@@ -114,12 +125,16 @@ export function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): void {
     '/api/sms/status',
     {
       schema: {
-        ...callbackSchema('A delivery report (signed by the gateway)', "Recorded on the delivery that sent the text; 21610 (the number opted out at its carrier) stops the subscription.", ['MessageSid', 'MessageStatus', 'ErrorCode']),
+        ...callbackSchema(
+          'A delivery report (signed by the gateway)',
+          'Recorded on the delivery that sent the text; 21610 (the number opted out at its carrier) stops the subscription.',
+          ['MessageSid', 'MessageStatus', 'ErrorCode'],
+        ),
         response: { 200: textResponse('text/xml', 'An empty TwiML answer.'), ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
-      const fields = checkSignature(request);
+      const { fields } = checkSignature(request);
       const sid = fields.MessageSid ?? '';
       const status = (fields.MessageStatus ?? '').slice(0, 32);
       const errorCode = /^\d{1,9}$/.test(fields.ErrorCode ?? '') ? Number(fields.ErrorCode) : null;

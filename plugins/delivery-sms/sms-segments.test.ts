@@ -11,7 +11,7 @@ describe('smsLength', () => {
     ['307 GSM-7 characters: three', 'a'.repeat(307), 'GSM-7', 3],
     ['extension characters take two septets: 80 euros fill one segment', '€'.repeat(80), 'GSM-7', 1],
     ['81 euros need two', '€'.repeat(81), 'GSM-7', 2],
-    ['an escape pair never straddles two parts', 'a'.repeat(152) + '€' + 'a'.repeat(10), 'GSM-7', 2],
+    ['an escape pair never straddles two parts', `${'a'.repeat(152)}€${'a'.repeat(10)}`, 'GSM-7', 2],
     ['accented GSM letters stay GSM-7', 'Über café à Niño', 'GSM-7', 1],
     ['one letter outside the alphabet makes it UCS-2', 'Über café à Niño ï', 'UCS-2', 1],
     ['70 UCS-2 units: one segment', 'ශ'.repeat(70), 'UCS-2', 1],
@@ -19,7 +19,7 @@ describe('smsLength', () => {
     ['Tamil: 134 characters fit two parts', 'த'.repeat(134), 'UCS-2', 2],
     ['Tamil: 135 need three', 'த'.repeat(135), 'UCS-2', 3],
     ['an emoji is two units', '⚡'.repeat(1) + '😀'.repeat(35), 'UCS-2', 2],
-    ['a surrogate pair never straddles two parts', 'ශ'.repeat(66) + '😀' + 'ශ'.repeat(10), 'UCS-2', 2],
+    ['a surrogate pair never straddles two parts', `${'ශ'.repeat(66)}😀${'ශ'.repeat(10)}`, 'UCS-2', 2],
   ])('%s', (_name, text, encoding, segments) => {
     expect(smsLength(text)).toEqual({ encoding, segments });
   });
@@ -57,7 +57,7 @@ describe('shortenToFit', () => {
   it('never leaves half a surrogate pair when a text has no space to cut at', () => {
     const short = shortenToFit('😀'.repeat(100), 1);
     expect(smsLength(short).segments).toBe(1);
-    expect(short).toBe('😀'.repeat(34) + '…');
+    expect(short).toBe(`${'😀'.repeat(34)}…`);
     expect(short.isWellFormed()).toBe(true);
   });
 });
@@ -69,7 +69,7 @@ describe('notificationText', () => {
   });
 
   it('drops the link before it cuts the words, and then fits the segments', () => {
-    const body = 'Affected areas: ' + 'Kandy, Peradeniya, Katugastota, Gampola, '.repeat(8);
+    const body = `Affected areas: ${'Kandy, Peradeniya, Katugastota, Gampola, '.repeat(8)}`;
     const text = notificationText('Power outage', body, link, 2);
     expect(text).not.toContain(link);
     expect(smsLength(text).segments).toBeLessThanOrEqual(2);

@@ -7,7 +7,9 @@
  */
 
 const GSM_BASIC = new Set(
-  Array.from('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà', (c) => c.charCodeAt(0)),
+  Array.from('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà', (c) =>
+    c.charCodeAt(0),
+  ),
 );
 const GSM_EXTENSION = new Set(Array.from('^{}\\[~]|€\f', (c) => c.charCodeAt(0)));
 // Every GSM character is in the Basic Multilingual Plane: one UTF-16 unit each; a surrogate is never GSM.

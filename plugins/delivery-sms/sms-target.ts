@@ -2,7 +2,7 @@ import { Errors, type DeliveryOutcome, type DeliveryTarget } from '#plugin-api';
 import { batchAbort } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
 import { normalisePhoneNumber } from './phone-number.ts';
-import { smsRuntime, missingGateway, type SmsContext } from './sms-runtime.ts';
+import { missingGateway, type SmsRuntime } from './sms-runtime.ts';
 import { queueVerifications, recordSentMessages } from './sms-repository.ts';
 import { notificationText } from './sms-text.ts';
 
@@ -13,8 +13,8 @@ import { notificationText } from './sms-text.ts';
  * a number that opted out at its carrier (21610) stops its subscription.
  * A new subscription starts inactive with a verification text queued.
  */
-export function createSmsTarget(context: SmsContext): DeliveryTarget {
-  const runtime = smsRuntime(context);
+export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
+  const { context } = runtime;
   const sms = context.config.Sms;
   const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
   const region = sms.DefaultRegion;
@@ -32,6 +32,8 @@ export function createSmsTarget(context: SmsContext): DeliveryTarget {
 
     verificationKey: (destination) => destination,
     unavailableReason: () => missingGateway(context.config),
+    // One text per connection at a time (no pipelining): the lane hands the gateway no more than it takes at once.
+    concurrency: () => sms.Connections,
     subscribeUrl: () => null,
     subscribeUrlUnavailableReason: () => 'Text message subscriptions have no subscribe link: texts arrive once the number is confirmed.',
 
@@ -47,7 +49,7 @@ export function createSmsTarget(context: SmsContext): DeliveryTarget {
           const link = `${base}/manage/${request.subscription.publicId}`;
           const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments);
           const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, abort);
-          const verdict = judgeGatewayResult(result, now);
+          const verdict = judgeGatewayResult(result);
           if (verdict.sid) sent.push({ sid: verdict.sid, ledgerId: request.ledgerId, subscriptionId: request.subscription.id });
           if (verdict.stop) stopped.push(request.subscription.id);
           onOutcome?.(index, verdict.outcome);

@@ -16,6 +16,7 @@ describe('the verification text in each language', () => {
     expect(text).not.toContain('…');
     expect(smsLength(text).segments).toBeLessThanOrEqual(2);
     if (script) expect(text).toMatch(script);
-    else expect(text).toBe('Your code for Scheduled outages alerts: 493817. Or reply YES to confirm this number. It expires in 30 minutes. Reply STOP to stop.');
+    else
+      expect(text).toBe('Your code for Scheduled outages alerts: 493817. Or reply YES to confirm this number. It expires in 30 minutes. Reply STOP to stop.');
   });
 });

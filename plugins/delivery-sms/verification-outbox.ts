@@ -1,7 +1,7 @@
 import { backoffSeconds, type LeasedQueueStore, type PluginQueue } from '#plugin-api';
 import { batchAbort, type GatewayClient } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
-import type { SmsContext } from './sms-runtime.ts';
+import type { SmsContext } from './config.ts';
 import { leaseOutbox, nextOutboxDueInMs, renewOutbox, settleOutbox, storeCode, type OutboxItem, type OutboxResult } from './sms-repository.ts';
 import { verificationText } from './sms-text.ts';
 import { hashCode, newVerificationCode } from './verification-code.ts';
@@ -28,17 +28,25 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
     nextDueInMs: () => (gateway ? nextOutboxDueInMs(db, now()) : Promise.resolve(null)),
   };
 
+  const later = (seconds: number) => new Date(now().getTime() + seconds * 1000);
   const send = async (item: OutboxItem, abort: ReturnType<typeof batchAbort>): Promise<OutboxResult> => {
     if (item.attempt > retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: 'attempts spent (a lease lapsed mid-send?)', sid: null };
+    // The lane's rate and pause hold for these texts too: the gateway sees one pace.
+    if (!(await context.lane.nextSlot(abort.signal)))
+      return { id: item.id, state: 'deferred', dueAt: later(0), error: 'not sent: the service is stopping', sid: null };
     const code = newVerificationCode();
     const sentAt = now();
     await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
     const feedName = context.feeds.get(item.feedId)?.displayName ?? 'outage';
     const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes, item.language) }, abort);
-    const { outcome, sid } = judgeGatewayResult(result, now());
+    const { outcome, sid } = judgeGatewayResult(result);
     if (outcome.kind === 'delivered') return { id: item.id, state: 'sent', dueAt: null, error: null, sid: sid ?? null };
+    if (outcome.kind === 'slowDown') {
+      await context.lane.pause(outcome.retryAfterSeconds, outcome.reason);
+      return { id: item.id, state: 'deferred', dueAt: later(Math.max(1, context.lane.pausedForMs() / 1000)), error: outcome.reason, sid: null };
+    }
     if (outcome.kind === 'failed' || item.attempt >= retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: outcome.reason, sid: null };
-    const backoff = new Date(now().getTime() + backoffSeconds(item.attempt, Math.random(), retry) * 1000);
+    const backoff = later(backoffSeconds(item.attempt, Math.random(), retry));
     const dueAt = outcome.notBefore && outcome.notBefore > backoff ? outcome.notBefore : backoff;
     return { id: item.id, state: 'pending', dueAt, error: outcome.reason, sid: null };
   };
@@ -54,7 +62,13 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
           batch.map((item) =>
             send(item, abort).catch((err: unknown) => {
               context.log.warn({ err: { message: (err as Error).message } }, 'a verification text could not be sent');
-              return { id: item.id, state: 'pending', dueAt: new Date(now().getTime() + settings.RetryBaseSeconds * 1000), error: 'could not be sent', sid: null } as const;
+              return {
+                id: item.id,
+                state: 'pending',
+                dueAt: new Date(now().getTime() + settings.RetryBaseSeconds * 1000),
+                error: 'could not be sent',
+                sid: null,
+              } as const;
             }),
           ),
         );
@@ -63,7 +77,7 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
       }
     },
     tally: (results) => {
-      const counts = { sent: 0, pending: 0, dead: 0 };
+      const counts = { sent: 0, pending: 0, deferred: 0, dead: 0 };
       for (const result of results) counts[result.state]++;
       return { counts, failures: counts.dead };
     },

@@ -9,7 +9,7 @@ import { createWebhookTarget } from './webhook-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-webhook',
-  apiVersion: 2,
+  apiVersion: 3,
   description: 'Posts every alert as JSON to an https URL, signed per the Standard Webhooks specification.',
   provider: 'Webhook',
   displayName: 'Webhook',
@@ -23,8 +23,12 @@ export const manifest = defineDeliveryPlugin({
     placeholder: 'https://example.org/hooks/outages',
   },
   createdProperties: {
-    webhookSecret: Type.String({ description: 'The signing secret of this webhook, shown only this once: keep it to verify each delivery (Standard Webhooks).' }),
+    webhookSecret: Type.String({
+      description: 'The signing secret of this webhook, shown only this once: keep it to verify each delivery (Standard Webhooks).',
+    }),
   },
   config: webhookConfig,
-  createTarget: createWebhookTarget,
+  async setup(context) {
+    return { target: await createWebhookTarget(context) };
+  },
 });

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { checkOutboundUrl, createOutboundClient, Errors, pgArray, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryTarget } from '#plugin-api';
+import {
+  checkOutboundUrl,
+  createOutboundClient,
+  Errors,
+  judgeHttpAnswer,
+  pgArray,
+  type DeliveryOutcome,
+  type DeliveryPluginContext,
+  type DeliveryTarget,
+  type HttpAnswerWords,
+} from '#plugin-api';
 import type { webhookConfig } from './config.ts';
 import { secretBox } from './secret-box.ts';
 import { webhookBody, webhookId } from './webhook-message.ts';
-import { judgeWebhookResult } from './webhook-result.ts';
 
 export type WebhookContext = DeliveryPluginContext<typeof webhookConfig>;
 
@@ -18,12 +27,23 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString(
  * `webhook-signature`) with the subscription's own secret, made at create
  * and shown once in its answer.
  */
+/**
+ * A receiver's answer: 410 Gone ends the subscription (core stops it); a
+ * 429 is that subscriber's receiver alone, so it defers that delivery, not
+ * the lane (the others go to other hosts).
+ */
+const RECEIVER: HttpAnswerWords = { peer: 'receiver', goneStatuses: [410], goneMeans: 'the receiver ended the subscription', slowDownScope: 'delivery' };
+
 export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
   const settings = context.config.Webhook;
   const policy = { allowedHosts: settings.AllowedHosts, listedOnly: false };
   const box = secretBox(settings.EncryptionKey);
   if (!box.encrypts) context.log.info('Webhook__EncryptionKey is not set: webhook signing secrets are stored unencrypted');
-  const sender = createOutboundClient({ allowedHosts: settings.AllowedHosts, timeoutSeconds: settings.TimeoutSeconds, connectionsPerHost: settings.ConnectionsPerHost });
+  const sender = createOutboundClient({
+    allowedHosts: settings.AllowedHosts,
+    timeoutSeconds: settings.TimeoutSeconds,
+    connectionsPerHost: settings.ConnectionsPerHost,
+  });
   // Secrets never change: each is read once, then signs from memory.
   const signers = new Map<number, Webhook>();
 
@@ -50,13 +70,17 @@ export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
     startsActive: true,
 
     prepareDestination(requested, { scope }) {
-      if (scope === 'System') throw new Errors.InvalidField('Webhook subscriptions are made through the API (each gets its own signing secret in the answer), not as system subscriptions');
+      if (scope === 'System')
+        throw new Errors.InvalidField(
+          'Webhook subscriptions are made through the API (each gets its own signing secret in the answer), not as system subscriptions',
+        );
       if (requested === undefined) throw new Errors.InvalidField('body/delivery/destination is required: the https URL to post to');
       return checkOutboundUrl(requested.trim(), policy, 'body/delivery/destination').href;
     },
 
     subscribeUrl: () => null,
-    subscribeUrlUnavailableReason: () => 'Webhook subscriptions have no subscribe link: every alert is posted to the URL, signed with the secret of the create answer.',
+    subscribeUrlUnavailableReason: () =>
+      'Webhook subscriptions have no subscribe link: every alert is posted to the URL, signed with the secret of the create answer.',
 
     async onSubscriptionsCreated(trx, subscriptions) {
       const secrets = subscriptions.map(() => newSigningSecret());
@@ -69,12 +93,11 @@ export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
     async deliver(requests, signal, onOutcome) {
       const now = context.now();
       const signerOf = await signersFor(requests.map((r) => r.subscription.id));
-      const stopped: number[] = [];
-      const outcomes = await Promise.all(
+      return Promise.all(
         requests.map(async (request, index): Promise<DeliveryOutcome> => {
           const signer = signerOf.get(request.subscription.id);
-          let verdict;
-          if (!signer) verdict = { outcome: { kind: 'failed', reason: 'no signing secret for this subscription' } as const, stop: false };
+          let outcome: DeliveryOutcome;
+          if (!signer) outcome = { kind: 'failed', reason: 'no signing secret for this subscription' };
           else {
             const id = webhookId(request.ledgerId);
             const body = webhookBody(request, now);
@@ -85,16 +108,12 @@ export function createWebhookTarget(context: WebhookContext): DeliveryTarget {
               'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
               'webhook-signature': signer.sign(id, now, body),
             };
-            verdict = judgeWebhookResult(await sender.post({ url: request.subscription.destination, body, headers }, signal), now);
+            outcome = judgeHttpAnswer(await sender.post({ url: request.subscription.destination, body, headers }, signal), RECEIVER);
           }
-          if (verdict.stop) stopped.push(request.subscription.id);
-          onOutcome?.(index, verdict.outcome);
-          return verdict.outcome;
+          onOutcome?.(index, outcome);
+          return outcome;
         }),
       );
-      await context.subscriptions.setActive(stopped, false);
-      if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, 'receivers answered 410 Gone: webhook subscriptions stopped');
-      return outcomes;
     },
 
     close: () => sender.close(),

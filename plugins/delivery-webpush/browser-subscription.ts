@@ -37,7 +37,8 @@ function key(value: unknown, field: string, bytes: number, check?: (decoded: Buf
  */
 export function checkBrowserSubscription(value: unknown, policy: OutboundPolicy): { endpoint: string; keys: BrowserKeys } {
   const field = 'body/delivery/subscription';
-  if (typeof value !== 'object' || value === null) throw new Errors.InvalidField(`${field} is required: the browser's push subscription (PushSubscription.toJSON())`);
+  if (typeof value !== 'object' || value === null)
+    throw new Errors.InvalidField(`${field} is required: the browser's push subscription (PushSubscription.toJSON())`);
   const subscription = value as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } };
   if (typeof subscription.endpoint !== 'string' || subscription.endpoint.length > 2048) throw new Errors.InvalidField(`${field}/endpoint must be a URL`);
   const endpoint = checkOutboundUrl(subscription.endpoint, policy, `${field}/endpoint`).href;

@@ -11,7 +11,7 @@ import { createWebPushTarget } from './webpush-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-webpush',
-  apiVersion: 2,
+  apiVersion: 3,
   description: "Shows alerts as browser notifications through the browsers' push services (Web Push, VAPID).",
   provider: 'WebPush',
   displayName: 'Browser notification',
@@ -27,12 +27,16 @@ export const manifest = defineDeliveryPlugin({
       {
         endpoint: Type.String({ minLength: 1, maxLength: 2048 }),
         expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-        keys: Type.Object({ p256dh: Type.String({ minLength: 1, maxLength: 200 }), auth: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        keys: Type.Object(
+          { p256dh: Type.String({ minLength: 1, maxLength: 200 }), auth: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false, description: "WebPush only: the browser's PushSubscription.toJSON()." },
     ),
   },
   config: webPushConfig,
-  createTarget: createWebPushTarget,
-  routes: (app, context) => webPushRoutes(app, context),
+  async setup(context) {
+    return { target: await createWebPushTarget(context), routes: (app) => webPushRoutes(app, context) };
+  },
 });

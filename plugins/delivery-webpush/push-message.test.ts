@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAYLOAD_BYTES, pushPayload, pushTopic, pushUrgency } from './push-message.ts';
-import { judgePushServiceResult, type PushServiceResult } from './push-service-result.ts';
 
 describe('pushTopic', () => {
   it('is the sequence id when it is at most 32 base64url characters, else a digest of it of that length', () => {
@@ -20,29 +19,16 @@ describe('pushPayload', () => {
   const request = (body: string) =>
     ({ rendered: { title: 'Power outage: Kandy', body, sequenceId: 'po-1', priority: 'High', tags: [] } }) as unknown as Parameters<typeof pushPayload>[0];
   it('keeps a short alert whole, and cuts a long body (by code points) so the payload fits a push service', () => {
-    expect(JSON.parse(pushPayload(request('Feeder: F12'), 'https://a.example/m'))).toEqual({ title: 'Power outage: Kandy', body: 'Feeder: F12', tag: 'po-1', priority: 'High', url: 'https://a.example/m' });
+    expect(JSON.parse(pushPayload(request('Feeder: F12'), 'https://a.example/m'))).toEqual({
+      title: 'Power outage: Kandy',
+      body: 'Feeder: F12',
+      tag: 'po-1',
+      priority: 'High',
+      url: 'https://a.example/m',
+    });
     const long = pushPayload(request('මහනුවර '.repeat(2000)), 'https://a.example/m');
     expect(Buffer.byteLength(long)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     expect(JSON.parse(long).body.endsWith('…')).toBe(true);
     expect(JSON.parse(long).body.isWellFormed()).toBe(true);
-  });
-});
-
-describe('judgePushServiceResult', () => {
-  it.each<[PushServiceResult, string, boolean]>([
-    [{ kind: 'answered', status: 201 }, 'delivered', false],
-    [{ kind: 'answered', status: 404 }, 'failed', true],
-    [{ kind: 'answered', status: 410 }, 'failed', true],
-    [{ kind: 'answered', status: 400 }, 'failed', false],
-    [{ kind: 'answered', status: 403 }, 'failed', false],
-    [{ kind: 'answered', status: 413 }, 'failed', false],
-    [{ kind: 'answered', status: 429 }, 'retry', false],
-    [{ kind: 'answered', status: 500 }, 'retry', false],
-    [{ kind: 'timeout', seconds: 10 }, 'retry', false],
-    [{ kind: 'network', code: 'ECONNREFUSED' }, 'retry', false],
-    [{ kind: 'refused', reason: 'push.example resolves to no public address' }, 'failed', false],
-  ])('%j → %s', (result, kind, stop) => {
-    const verdict = judgePushServiceResult(result, new Date('2026-11-26T10:00:00Z'));
-    expect([verdict.outcome.kind, verdict.stop]).toEqual([kind, stop]);
   });
 });

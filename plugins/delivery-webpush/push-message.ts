@@ -4,7 +4,8 @@ import type { DeliveryRequest } from '#plugin-api';
 /** What the service worker gets, decrypted: `{ title, body, tag, priority, url }`, `tag` the sequence id. Pure. */
 export function pushPayload(request: DeliveryRequest, manageUrl: string): string {
   const { rendered } = request;
-  const payload = (body: string) => JSON.stringify({ title: rendered.title.slice(0, 200), body, tag: rendered.sequenceId, priority: rendered.priority, url: manageUrl });
+  const payload = (body: string) =>
+    JSON.stringify({ title: rendered.title.slice(0, 200), body, tag: rendered.sequenceId, priority: rendered.priority, url: manageUrl });
   // Push services take about 4 KiB of encrypted payload: a long body is cut (by code points) so the message still goes.
   let chars = Array.from(rendered.body);
   let body = rendered.body;

@@ -12,7 +12,10 @@ describe('notificationFromPush', () => {
     [
       'an alert: its title and body, the tag (a later one replaces it), its page on a click',
       JSON.stringify({ title: 'Power outage: Kandy', body: 'Feeder: F12', tag: 'po-PO-1', priority: 'High', url: `${ORIGIN}/manage/abc` }),
-      { title: 'Power outage: Kandy', options: { body: 'Feeder: F12', tag: 'po-PO-1', renotify: true, requireInteraction: false, data: { url: `${ORIGIN}/manage/abc` } } },
+      {
+        title: 'Power outage: Kandy',
+        options: { body: 'Feeder: F12', tag: 'po-PO-1', renotify: true, requireInteraction: false, data: { url: `${ORIGIN}/manage/abc` } },
+      },
     ],
     [
       'an urgent alert stays until it is dismissed',
@@ -29,8 +32,16 @@ describe('notificationFromPush', () => {
       JSON.stringify({ title: 'x', body: 'y' }),
       { title: 'x', options: { body: 'y', renotify: false, requireInteraction: false, data: { url: `${ORIGIN}/` } } },
     ],
-    ['a payload that is not JSON still shows, as text', 'plain words', { title: 'Outage alert', options: { body: 'plain words', renotify: false, requireInteraction: false, data: { url: `${ORIGIN}/` } } }],
-    ['JSON without a title', '{"body":"b"}', { title: 'Outage alert', options: { body: '{"body":"b"}', renotify: false, requireInteraction: false, data: { url: `${ORIGIN}/` } } }],
+    [
+      'a payload that is not JSON still shows, as text',
+      'plain words',
+      { title: 'Outage alert', options: { body: 'plain words', renotify: false, requireInteraction: false, data: { url: `${ORIGIN}/` } } },
+    ],
+    [
+      'JSON without a title',
+      '{"body":"b"}',
+      { title: 'Outage alert', options: { body: '{"body":"b"}', renotify: false, requireInteraction: false, data: { url: `${ORIGIN}/` } } },
+    ],
     ['an empty push', '', { title: 'Outage alert', options: { body: '', renotify: false, requireInteraction: false, data: { url: `${ORIGIN}/` } } }],
   ])('%s', (_name, text, expected) => {
     expect(JSON.parse(JSON.stringify(notificationFromPush(text, ORIGIN)))).toEqual(expected);

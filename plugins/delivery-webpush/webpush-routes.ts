@@ -38,7 +38,13 @@ export function webPushRoutes(app: FastifyInstance, context: WebPushContext): vo
   );
   app.get(
     '/sw.js',
-    { schema: { summary: 'The service worker of browser notifications', tags: ['pages'], response: { 200: textResponse('text/javascript', 'The service worker.'), ...errorResponses() } } },
+    {
+      schema: {
+        summary: 'The service worker of browser notifications',
+        tags: ['pages'],
+        response: { 200: textResponse('text/javascript', 'The service worker.'), ...errorResponses() },
+      },
+    },
     async (_request, reply) => reply.headers(WORKER_HEADERS).send(SERVICE_WORKER),
   );
 }

@@ -1,9 +1,17 @@
 import webpush from 'web-push';
-import { createOutboundClient, Errors, pgArray, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryTarget } from '#plugin-api';
+import {
+  createOutboundClient,
+  Errors,
+  judgeHttpAnswer,
+  pgArray,
+  type DeliveryOutcome,
+  type DeliveryPluginContext,
+  type DeliveryTarget,
+  type HttpAnswerWords,
+} from '#plugin-api';
 import { checkBrowserSubscription, type BrowserKeys } from './browser-subscription.ts';
 import type { webPushConfig } from './config.ts';
 import { pushPayload, pushTopic, pushUrgency } from './push-message.ts';
-import { judgePushServiceResult } from './push-service-result.ts';
 import { vapidHeaders } from './vapid-cache.ts';
 
 export type WebPushContext = DeliveryPluginContext<typeof webPushConfig>;
@@ -11,7 +19,9 @@ export type WebPushContext = DeliveryPluginContext<typeof webPushConfig>;
 /** Why Web Push cannot deliver, naming what to set; undefined when it can. */
 export function missingKeys(config: WebPushContext['config']): string | undefined {
   const { VapidPublicKey, VapidPrivateKey } = config.WebPush;
-  return VapidPublicKey && VapidPrivateKey ? undefined : 'No VAPID keys are configured (WebPush__VapidPublicKey and WebPush__VapidPrivateKey are unset; `npm run webpush:keys` makes a pair).';
+  return VapidPublicKey && VapidPrivateKey
+    ? undefined
+    : 'No VAPID keys are configured (WebPush__VapidPublicKey and WebPush__VapidPrivateKey are unset; `npm run webpush:keys` makes a pair).';
 }
 
 /**
@@ -20,13 +30,29 @@ export function missingKeys(config: WebPushContext['config']): string | undefine
  * POSTed to its push service with a VAPID token (RFC 8292), a TTL, an
  * Urgency and a Topic, through the guarded client (allowed push services,
  * public addresses). 404 or 410 means the browser dropped the subscription:
- * it stops.
+ * the delivery fails as gone, and core stops the subscription.
  */
+/**
+ * A push service's answer: 404 and 410 say the browser's subscription is
+ * gone (unsubscribed, expired); a 429 is that push service's alone (the
+ * browsers of one lane use several), so it defers that delivery, not the lane.
+ */
+const PUSH_SERVICE: HttpAnswerWords = {
+  peer: 'push service',
+  goneStatuses: [404, 410],
+  goneMeans: "the browser's subscription is gone",
+  slowDownScope: 'delivery',
+};
+
 export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
   const settings = context.config.WebPush;
   const policy = { allowedHosts: settings.AllowedEndpointHosts, listedOnly: true };
   const base = context.coreConfig.PublicBaseUrl.replace(/\/+$/, '');
-  const client = createOutboundClient({ allowedHosts: settings.AllowedEndpointHosts, timeoutSeconds: settings.TimeoutSeconds, connectionsPerHost: settings.ConnectionsPerHost });
+  const client = createOutboundClient({
+    allowedHosts: settings.AllowedEndpointHosts,
+    timeoutSeconds: settings.TimeoutSeconds,
+    connectionsPerHost: settings.ConnectionsPerHost,
+  });
   const authorization = missingKeys(context.config)
     ? undefined
     : vapidHeaders({ publicKey: settings.VapidPublicKey!, privateKey: settings.VapidPrivateKey!, subject: settings.Subject }, context.now);
@@ -36,7 +62,9 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
   async function loadKeys(subscriptionIds: readonly number[]): Promise<void> {
     const missing = [...new Set(subscriptionIds)].filter((id) => !keysOf.has(id));
     if (missing.length === 0) return;
-    const rows: Array<{ subscription_id: string | number; p256dh: string; auth: string }> = await context.db('delivery_webpush_keys').whereRaw('subscription_id = ANY(?::bigint[])', [pgArray(missing)]);
+    const rows: Array<{ subscription_id: string | number; p256dh: string; auth: string }> = await context
+      .db('delivery_webpush_keys')
+      .whereRaw('subscription_id = ANY(?::bigint[])', [pgArray(missing)]);
     for (const row of rows) keysOf.set(Number(row.subscription_id), { p256dh: row.p256dh, auth: row.auth });
   }
 
@@ -45,7 +73,9 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
     startsActive: true,
 
     prepareDestination() {
-      throw new Errors.InvalidField("body/delivery/subscription is required: the browser's push subscription (PushSubscription.toJSON()); Web Push cannot be a system subscription");
+      throw new Errors.InvalidField(
+        "body/delivery/subscription is required: the browser's push subscription (PushSubscription.toJSON()); Web Push cannot be a system subscription",
+      );
     },
 
     prepareDelivery(delivery) {
@@ -69,17 +99,15 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
 
     async deliver(requests, signal, onOutcome) {
       if (!authorization) return requests.map(() => ({ kind: 'retry', reason: 'no VAPID keys are configured' }) as const);
-      const now = context.now();
       await loadKeys(requests.map((r) => r.subscription.id));
-      const stopped: number[] = [];
-      const outcomes = await Promise.all(
+      return Promise.all(
         requests.map(async (request, index): Promise<DeliveryOutcome> => {
           const keys = keysOf.get(request.subscription.id);
-          let verdict;
-          if (!keys) verdict = { outcome: { kind: 'failed', reason: "no keys for this browser's subscription" } as const, stop: false };
+          let outcome: DeliveryOutcome;
+          if (!keys) outcome = { kind: 'failed', reason: "no keys for this browser's subscription" };
           else {
             const endpoint = request.subscription.destination;
-            let encrypted;
+            let encrypted: ReturnType<typeof webpush.encrypt> | undefined;
             try {
               // The web-push library encrypts (RFC 8291 aes128gcm: its body carries the salt, record size and key id).
               encrypted = webpush.encrypt(keys.p256dh, keys.auth, pushPayload(request, `${base}/manage/${request.subscription.publicId}`), 'aes128gcm');
@@ -87,7 +115,7 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
               // One browser's unusable keys fail its delivery alone, never the batch (whose other pushes are on the wire).
               encrypted = undefined;
             }
-            if (!encrypted) verdict = { outcome: { kind: 'failed', reason: "the browser's keys cannot encrypt a message" } as const, stop: false };
+            if (!encrypted) outcome = { kind: 'failed', reason: "the browser's keys cannot encrypt a message" };
             else {
               const headers = {
                 authorization: authorization(endpoint),
@@ -97,18 +125,15 @@ export function createWebPushTarget(context: WebPushContext): DeliveryTarget {
                 'content-encoding': 'aes128gcm',
                 'content-type': 'application/octet-stream',
               };
-              verdict = judgePushServiceResult(await client.post({ url: endpoint, headers, body: encrypted.cipherText }, signal), now);
+              outcome = judgeHttpAnswer(await client.post({ url: endpoint, headers, body: encrypted.cipherText }, signal), PUSH_SERVICE);
             }
           }
-          if (verdict.stop) stopped.push(request.subscription.id);
-          onOutcome?.(index, verdict.outcome);
-          return verdict.outcome;
+          // Gone (the browser dropped it): core stops the subscription; its keys are of no more use here.
+          if (outcome.kind === 'failed' && outcome.gone) keysOf.delete(request.subscription.id);
+          onOutcome?.(index, outcome);
+          return outcome;
         }),
       );
-      await context.subscriptions.setActive(stopped, false);
-      for (const id of stopped) keysOf.delete(id);
-      if (stopped.length > 0) context.log.info({ subscriptions: stopped.length }, "push services said browsers' subscriptions are gone: stopped");
-      return outcomes;
     },
 
     close: () => client.close(),

@@ -15,7 +15,12 @@ const AnnouncementBody = Type.Object(
   },
   { additionalProperties: false, examples: [{ title: 'Storm warning', message: 'Expect outages tonight.', areas: ['Kandy'], feeders: ['F12'] }] },
 );
-const Result = Type.Object({ matchedSubscriptionCount: Type.Integer(), deliveredCount: Type.Integer(), claimedCount: Type.Integer(), wasSystemDelivery: Type.Boolean() });
+const Result = Type.Object({
+  matchedSubscriptionCount: Type.Integer(),
+  deliveredCount: Type.Integer(),
+  claimedCount: Type.Integer(),
+  wasSystemDelivery: Type.Boolean(),
+});
 
 /** A ManualAnnouncement event: a fresh SourceKey, Fields feeders / areas (comma-joined), matched like any event. */
 export function announcementEvent(body: Static<typeof AnnouncementBody>, sourceKey = `announcement-${randomUUID()}`): NotificationEvent {
@@ -38,7 +43,8 @@ export function announcementRoutes(app: FastifyInstance, context: FeedPluginCont
       onRequest: context.auth.adminOnly,
       schema: {
         summary: 'Announce something to power-outage subscribers',
-        description: 'A ManualAnnouncement event of utility.power-outages (Fields `feeders` and `areas`), matched like any event and delivered before the answer.',
+        description:
+          'A ManualAnnouncement event of utility.power-outages (Fields `feeders` and `areas`), matched like any event and delivered before the answer.',
         tags: ['admin'],
         body: AnnouncementBody,
         response: { 202: Result },

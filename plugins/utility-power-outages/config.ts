@@ -2,13 +2,14 @@ import { feedMonitorSettings, TimeZoneSetting, Type } from '#plugin-api';
 
 export const powerOutagesConfig = {
   PowerOutages: Type.Object({
-    ...feedMonitorSettings('power-outage feed'),
+    ...feedMonitorSettings('power-outage feed', { sharedSource: true }),
     TimeZone: TimeZoneSetting('IANA zone in which notification texts show times.'),
     MinOutageMinutes: Type.Integer({
       minimum: 0,
       maximum: 1440,
       default: 0,
-      description: 'An ongoing outage is announced only once it has lasted this long (from timeOff); one restored sooner is recorded, never announced. 0: every outage at once.',
+      description:
+        'An ongoing outage is announced only once it has lasted this long (from timeOff); one restored sooner is recorded, never announced. 0: every outage at once.',
     }),
   }),
 };

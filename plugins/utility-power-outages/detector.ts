@@ -59,7 +59,8 @@ export function detectPowerOutageChanges(
     if (known?.timeRestored) continue;
     if (!known?.outageNotifiedAt) {
       if (item.timeRestored) {
-        if (lastedLongEnough(item.timeOff, Date.parse(item.timeRestored), policy.minOutageMinutes)) changes.push({ kind: 'RestoredAnnouncement', item, existing: known });
+        if (lastedLongEnough(item.timeOff, Date.parse(item.timeRestored), policy.minOutageMinutes))
+          changes.push({ kind: 'RestoredAnnouncement', item, existing: known });
       } else if (lastedLongEnough(item.timeOff, now, policy.minOutageMinutes)) {
         changes.push({ kind: 'NewOutage', item, existing: known, estimate: shownEstimate(item, now) });
       }

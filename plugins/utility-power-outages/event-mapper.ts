@@ -11,8 +11,9 @@ export const sourceKeyOf = ({ kind, item, estimateChange }: PowerOutageChange): 
  * id, so every message about one outage shares its sequence id (a
  * Restoration replaces its NewOutage and estimate updates on the phone) and
  * estimate updates coalesce per outage. Fields carry the catalog's
- * filterable text. The payload is the item, with the estimate the notice
- * shows (the detector's decision) for NewOutage and EstimateUpdated.
+ * filterable text, and its shape its geometry. The payload is the item,
+ * with the estimate the notice shows (the detector's decision) for
+ * NewOutage and EstimateUpdated.
  */
 export function toNotificationEvents(changes: readonly PowerOutageChange[]): NotificationEvent<PowerOutageItem>[] {
   return changes.map((change) => {
@@ -29,6 +30,8 @@ export function toNotificationEvents(changes: readonly PowerOutageChange[]): Not
         ...(item.cause ? { cause: item.cause } : {}),
       },
       sourcePayload: change.estimate === undefined ? item : { ...item, estimatedRestoration: change.estimate },
+      // Its shape, when the utility gave one: subscribers' places match it.
+      ...(item.geometry ? { geometry: item.geometry } : {}),
     };
   });
 }

@@ -1,7 +1,7 @@
-import { defineFeedAnswer, FeedCount, FeedDateTime, FeedText, Type } from '#plugin-api';
+import { defineFeedAnswer, FeedCount, FeedDateTime, FeedGeometry, FeedText, Type } from '#plugin-api';
 import type { PowerOutageItem } from './outage-types.ts';
 
-/** One outage of GET {ExternalProvider__BaseUrl}/power-outages (contracts §7); fields not named here are dropped. */
+/** One outage of GET {ExternalProvider__BaseUrl}/power-outages; fields not named here are dropped. */
 export const PowerOutageItemSchema = Type.Object({
   id: FeedText({ minLength: 1, maxLength: 200 }),
   feeder: FeedText({ maxLength: 200 }),
@@ -11,6 +11,8 @@ export const PowerOutageItemSchema = Type.Object({
   cause: Type.Optional(Type.Union([FeedText({ maxLength: 1000 }), Type.Null()])),
   customersAffected: Type.Optional(Type.Union([FeedCount(), Type.Null()])),
   estimatedRestoration: Type.Optional(Type.Union([FeedDateTime(), Type.Null()])),
+  // Where it is, when the utility knows: a GeoJSON Polygon or MultiPolygon (a bad one is dropped, the outage kept).
+  geometry: Type.Optional(Type.Union([FeedGeometry(), Type.Null()])),
 });
 
 /** The answer lists its outages under `outages`, each checked alone (a bad one is left out, the rest go on). */

@@ -1,3 +1,4 @@
+import { powerOutageMap } from './map-view.ts';
 import { defineFeedPlugin } from '#plugin-api';
 import { announcementEvent, announcementRoutes } from './announcements.ts';
 import { powerOutageAlerts } from './cap-alerts.ts';
@@ -11,21 +12,32 @@ import { POWER_OUTAGES_FEED_ID, powerOutageRenderers } from './renderers.ts';
 /** The utility's live power-outage feed: new outages, estimate updates, restorations, and admin announcements. */
 export const manifest = defineFeedPlugin({
   id: 'utility-power-outages',
-  apiVersion: 2,
+  apiVersion: 3,
   description: 'Live power outages of the utility: new outages, estimated restoration updates, restorations and admin announcements.',
   config: powerOutagesConfig,
   feed: {
     id: POWER_OUTAGES_FEED_ID,
     displayName: 'Power outages',
     eventTypes: POWER_OUTAGE_EVENT_TYPES,
-    filterableFields: ['Feeder', 'Area', 'Keywords'],
+    // What people narrow it by, in its words (the other languages' are in locales/, filter.<id>.*); the ids are the
+    // filter properties its subscriptions have always had.
+    filterFields: [
+      {
+        id: 'locationKeywords',
+        label: 'Areas',
+        hint: 'Comma-separated. Part of a name is enough. Leave empty for every area.',
+        example: 'Kandy, Peradeniya',
+        match: 'contains',
+      },
+      { id: 'feeders', label: 'Feeders', hint: 'Comma-separated feeder codes. Leave empty for every feeder.', example: 'F12, F7', match: 'equals' },
+      { id: 'keywords', label: 'Keywords', hint: 'Comma-separated words to look for anywhere in an alert. Leave empty to skip.', match: 'contains' },
+    ],
   },
   monitor: powerOutageMonitor,
   renderers: powerOutageRenderers,
   // Several estimate changes inside a subscription's cooldown give one message, the latest; a Restoration makes a waiting one pointless.
   coalescedEventTypes: ['EstimateUpdated'],
-  supersedes: { Restoration: ['EstimateUpdated'] },
-  publicViews: { alerts: powerOutageAlerts },
+  publicViews: { alerts: powerOutageAlerts, map: powerOutageMap },
   presentation: powerOutagePresentation,
   // A power cut, or the utility speaking, is news at any hour; the rest can wait for a subscriber's quiet hours to end.
   urgentEventTypes: ['NewOutage', 'ManualAnnouncement'],

@@ -15,6 +15,8 @@ import { outageStore } from './outage-store.ts';
 export const powerOutageMonitor = defineFeedMonitor({
   settings: (config: SectionsConfig<typeof powerOutagesConfig>) => config.PowerOutages,
   path: 'power-outages',
+  // The utility's own feed API, shared with its other feed: ExternalProvider__* unless this feed's section sets its own.
+  sharedSource: true,
   answer: powerOutageAnswer,
   store: outageStore,
   detect: (items, stored, { now, config }) => detectPowerOutageChanges(items, stored, { now, minOutageMinutes: config.PowerOutages.MinOutageMinutes }),

@@ -52,7 +52,12 @@ export async function outagesAwaitingDecision(trx: Knex.Transaction): Promise<Po
  * detected changes to the history. Runs in the monitor's transaction,
  * before the pipeline call.
  */
-export async function persistOutages(trx: Knex.Transaction, items: readonly PowerOutageItem[], changes: readonly PowerOutageChange[], now: Date): Promise<void> {
+export async function persistOutages(
+  trx: Knex.Transaction,
+  items: readonly PowerOutageItem[],
+  changes: readonly PowerOutageChange[],
+  now: Date,
+): Promise<void> {
   const ids = JSON.stringify(items.map((item) => item.id));
   await trx('power_outages').where({ in_feed: true }).whereRaw('id NOT IN (SELECT jsonb_array_elements_text(?::jsonb))', [ids]).update({ in_feed: false });
   if (items.length > 0) await upsertOutages(trx, items, changes, now);
@@ -107,7 +112,11 @@ async function upsertOutages(trx: Knex.Transaction, items: readonly PowerOutageI
 
 /** The feed store as the monitor uses it. */
 export const outageStore: FeedStore<PowerOutageItem, StoredOutages, PowerOutageChange> = {
-  load: (trx, items) => loadStoredOutages(trx, items.map((item) => item.id)),
+  load: (trx, items) =>
+    loadStoredOutages(
+      trx,
+      items.map((item) => item.id),
+    ),
   persist: (trx, { items, changes, now }) => persistOutages(trx, items, changes, now),
   waiting: (trx) => outagesAwaitingDecision(trx),
 };

@@ -1,4 +1,5 @@
-/** One outage as the utility's feed API reports it (contracts §7). */
+import type { AreaGeometry } from '#plugin-api';
+/** One outage as the utility's feed API reports it. */
 export interface PowerOutageItem {
   id: string;
   feeder: string;
@@ -9,6 +10,8 @@ export interface PowerOutageItem {
   customersAffected?: number | null;
   /** The utility's estimate of the restoration (ISO 8601 with offset); absent or null: none. */
   estimatedRestoration?: string | null;
+  /** Where it is (GeoJSON Polygon or MultiPolygon), when the utility knows. */
+  geometry?: AreaGeometry | null;
 }
 
 /** What the feed store holds of an outage (table power_outages). */

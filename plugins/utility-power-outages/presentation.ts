@@ -20,13 +20,23 @@ export const powerOutagePresentation: FeedPresentation = {
       intro: 'The utility changed its estimate of when power comes back after an outage in an area you follow.',
       accent: AMBER,
     },
-    Restoration: { label: 'Power restored', hint: 'When power comes back, also after an outage reported only once it was over.', intro: 'Power is back after an outage in an area you follow.', accent: GREEN },
+    Restoration: {
+      label: 'Power restored',
+      hint: 'When power comes back, also after an outage reported only once it was over.',
+      intro: 'Power is back after an outage in an area you follow.',
+      accent: GREEN,
+    },
     RestoredAnnouncement: {
       label: 'Power restored',
       hint: 'When power comes back, also after an outage reported only once it was over.',
       intro: 'An outage in an area you follow was reported after power was already back.',
       accent: GREEN,
     },
-    ManualAnnouncement: { label: 'Announcements', hint: 'Messages from the utility: storm warnings, planned work, advice.', intro: 'An announcement from the utility about an area you follow.', accent: BLUE },
+    ManualAnnouncement: {
+      label: 'Announcements',
+      hint: 'Messages from the utility: storm warnings, planned work, advice.',
+      intro: 'An announcement from the utility about an area you follow.',
+      accent: BLUE,
+    },
   },
 };

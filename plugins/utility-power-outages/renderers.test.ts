@@ -7,8 +7,25 @@ import { createTranslator, loadMessages } from '#plugin-api';
 
 const messages = loadMessages(new URL('./locales/', import.meta.url));
 
-const config = { PowerOutages: { Enabled: true, PollingIntervalSeconds: 60, FeedTimeoutSeconds: 15, MaxAnswerBytes: 10_485_760, TimeZone: 'Asia/Colombo', MinOutageMinutes: 0 } };
-const item: PowerOutageItem = { id: 'PO-1001', feeder: 'F12', areas: ['Kandy', 'Peradeniya'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line', customersAffected: 1200 };
+const config = {
+  PowerOutages: {
+    Enabled: true,
+    PollingIntervalSeconds: 60,
+    FeedTimeoutSeconds: 15,
+    MaxAnswerBytes: 10_485_760,
+    TimeZone: 'Asia/Colombo',
+    MinOutageMinutes: 0,
+  },
+};
+const item: PowerOutageItem = {
+  id: 'PO-1001',
+  feeder: 'F12',
+  areas: ['Kandy', 'Peradeniya'],
+  timeOff: '2026-11-22T08:15:00+05:30',
+  timeRestored: null,
+  cause: 'Fallen line',
+  customersAffected: 1200,
+};
 const render = (kind: PowerOutageChangeKind, source = item, extra: Partial<PowerOutageChange> = {}, locale = 'en', timeZone?: string) => {
   const [event] = toNotificationEvents([{ kind, item: source, ...extra }]);
   const renderer = powerOutageRenderers.find((r) => r.canRender(event.eventType))!;
@@ -49,7 +66,9 @@ describe('power-outage events and renderers', () => {
   it('shows the estimate the detector chose in a NewOutage, and nothing about one when there is none', () => {
     const estimate = '2026-11-22T12:00:00+05:30';
     const { event, rendered } = render('NewOutage', { ...item, estimatedRestoration: estimate }, { estimate });
-    expect(rendered.body).toBe('Feeder: F12\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 GMT+5:30\nEstimated restoration: 22 Nov 2026, 12:00 GMT+5:30\nCause: Fallen line');
+    expect(rendered.body).toBe(
+      'Feeder: F12\nAreas: Kandy, Peradeniya\nSince: 22 Nov 2026, 08:15 GMT+5:30\nEstimated restoration: 22 Nov 2026, 12:00 GMT+5:30\nCause: Fallen line',
+    );
     expect(event.sourcePayload).toMatchObject({ estimatedRestoration: estimate });
     // An estimate already past when announced: the detector gives null, the item keeps it, the notice leaves it out.
     const past = render('NewOutage', { ...item, estimatedRestoration: '2026-11-22T08:00:00+05:30' }, { estimate: null });
@@ -86,6 +105,26 @@ describe('power-outage events and renderers', () => {
     expect(render('RestoredAnnouncement', { ...item, timeRestored: '2026-11-22T10:05:00+05:30' }).rendered.title).toBe('Power restored: Kandy, Peradeniya');
   });
 
+  it('a Restoration that replaced its unsent NewOutage says there was an outage and when it began; told first, it says nothing more', () => {
+    const restoredItem = { ...item, timeRestored: '2026-11-22T10:05:00+05:30' };
+    const [restoration] = toNotificationEvents([{ kind: 'Restoration', item: restoredItem }]);
+    const [outage] = toNotificationEvents([{ kind: 'NewOutage', item }]);
+    const renderer = powerOutageRenderers.find((r) => r.canRender('Restoration'))!;
+    const missed = renderer.render(restoration, { config, locale: 'en', t: createTranslator(messages, 'en'), missed: [outage] });
+    expect(missed.body.split('\n')[0]).toBe('We had not told you of this outage yet: the power went off at 22 Nov 2026, 08:15 GMT+5:30.');
+    expect(missed.title).toBe('Power restored: Kandy, Peradeniya');
+    expect(render('Restoration', restoredItem).rendered.body).not.toContain('not told');
+  });
+
+  it('an estimate change that replaced its unsent NewOutage is the news of the outage: its title and priority, with the new estimate', () => {
+    const [update] = toNotificationEvents([{ kind: 'EstimateUpdated', item, estimate: '2026-11-22T12:00:00+05:30', estimateChange: 1 }]);
+    const [outage] = toNotificationEvents([{ kind: 'NewOutage', item }]);
+    const renderer = powerOutageRenderers.find((r) => r.canRender('EstimateUpdated'))!;
+    const rendered = renderer.render(update, { config, locale: 'si', t: createTranslator(messages, 'si'), missed: [outage] });
+    expect(rendered).toMatchObject({ title: 'විදුලිය ඇනහිට ඇත: Kandy, Peradeniya', priority: 'High' });
+    expect(render('EstimateUpdated', item, { estimate: '2026-11-22T12:00:00+05:30', estimateChange: 1 }).rendered.priority).toBe('Default');
+  });
+
   it('renders an announcement with its scope', () => {
     const event = announcementEvent({ title: 'Storm warning', message: 'Expect outages tonight.', areas: ['Kandy'], feeders: ['F1', 'F2'] }, 'announcement-1');
     expect(event.fields).toMatchObject({ feeders: 'F1,F2', areas: 'Kandy' });
@@ -101,7 +140,7 @@ describe('power-outage events and renderers', () => {
   it.each<[string, RegExp]>([
     ['si', /[\u0D80-\u0DFF]/],
     ['ta', /[\u0B80-\u0BFF]/],
-  ])('renders in %s: its script in the title and every label, times written in that language in the feed\'s zone', (locale, script) => {
+  ])("renders in %s: its script in the title and every label, times written in that language in the feed's zone", (locale, script) => {
     const { rendered } = render('Restoration', { ...item, timeRestored: '2026-11-22T10:45:00+05:30' }, {}, locale);
     expect(rendered.title).toMatch(script);
     expect(rendered.title).toContain('Kandy, Peradeniya');
@@ -111,7 +150,7 @@ describe('power-outage events and renderers', () => {
     expect(rendered.body).toMatch(/5[.:]30|IST/);
   });
 
-  it('writes times in the subscriber\'s zone when they chose one, with its abbreviation', () => {
+  it("writes times in the subscriber's zone when they chose one, with its abbreviation", () => {
     const { rendered } = render('NewOutage', item, {}, 'en', 'Europe/London');
     expect(rendered.body).toContain('Since: 22 Nov 2026, 02:45 GMT');
   });

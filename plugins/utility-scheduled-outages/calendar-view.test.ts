@@ -6,10 +6,34 @@ describe('outageInstants', () => {
   it.each([
     ['Colombo (+05:30)', 'Asia/Colombo', { date: '2026-11-24', start: '09:00', end: '17:00' }, '2026-11-24T03:30:00.000Z', '2026-11-24T11:30:00.000Z'],
     ['UTC', 'UTC', { date: '2026-11-24', start: '09:00', end: '17:00' }, '2026-11-24T09:00:00.000Z', '2026-11-24T17:00:00.000Z'],
-    ['overnight: the end is on the next day', 'Asia/Colombo', { date: '2026-11-24', start: '22:00', end: '02:00' }, '2026-11-24T16:30:00.000Z', '2026-11-24T20:30:00.000Z'],
-    ['New York in winter (EST, −05:00)', 'America/New_York', { date: '2026-11-24', start: '09:00', end: '10:00' }, '2026-11-24T14:00:00.000Z', '2026-11-24T15:00:00.000Z'],
-    ['New York in summer (EDT, −04:00)', 'America/New_York', { date: '2026-07-01', start: '09:00', end: '10:00' }, '2026-07-01T13:00:00.000Z', '2026-07-01T14:00:00.000Z'],
-    ['a start the spring-forward gap skips moves to after it', 'America/New_York', { date: '2026-03-08', start: '02:30', end: '04:00' }, '2026-03-08T07:30:00.000Z', '2026-03-08T08:00:00.000Z'],
+    [
+      'overnight: the end is on the next day',
+      'Asia/Colombo',
+      { date: '2026-11-24', start: '22:00', end: '02:00' },
+      '2026-11-24T16:30:00.000Z',
+      '2026-11-24T20:30:00.000Z',
+    ],
+    [
+      'New York in winter (EST, −05:00)',
+      'America/New_York',
+      { date: '2026-11-24', start: '09:00', end: '10:00' },
+      '2026-11-24T14:00:00.000Z',
+      '2026-11-24T15:00:00.000Z',
+    ],
+    [
+      'New York in summer (EDT, −04:00)',
+      'America/New_York',
+      { date: '2026-07-01', start: '09:00', end: '10:00' },
+      '2026-07-01T13:00:00.000Z',
+      '2026-07-01T14:00:00.000Z',
+    ],
+    [
+      'a start the spring-forward gap skips moves to after it',
+      'America/New_York',
+      { date: '2026-03-08', start: '02:30', end: '04:00' },
+      '2026-03-08T07:30:00.000Z',
+      '2026-03-08T08:00:00.000Z',
+    ],
   ])('%s', (_name, zone, item, start, end) => {
     const instants = outageInstants(item, zone);
     expect([instants.start.toISOString(), instants.end.toISOString()]).toEqual([start, end]);
@@ -32,8 +56,16 @@ describe('calendarWindow', () => {
 
 describe('toCalendarEntry', () => {
   const row: CalendarRow = {
-    id: 'SO-77', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola', 'Nawalapitiya'], reason: 'Maintenance', status: 'scheduled',
-    sequence: 2, changedAt: new Date('2026-11-22T04:00:00Z'),
+    id: 'SO-77',
+    date: '2026-11-24',
+    start: '09:00',
+    end: '17:00',
+    feeder: 'F3',
+    areas: ['Gampola', 'Nawalapitiya'],
+    reason: 'Maintenance',
+    status: 'scheduled',
+    sequence: 2,
+    changedAt: new Date('2026-11-22T04:00:00Z'),
   };
 
   it('names the areas in the summary and location, the reason and feeder in the description, and keeps the sequence', () => {

@@ -10,7 +10,6 @@ type Config = SectionsConfig<typeof scheduledOutagesConfig>;
 /** Days a cancelled outage stays in the calendar (as STATUS:CANCELLED), so subscribed calendars drop it. */
 export const CANCELLED_KEPT_DAYS = 7;
 
-
 /** Start and end of an outage; an end at or before the start is on the next day (an overnight outage). */
 export function outageInstants(item: Pick<ScheduledOutageItem, 'date' | 'start' | 'end'>, timeZone: string): { start: Date; end: Date } {
   const overnight = item.end <= item.start;
@@ -46,11 +45,9 @@ export function toCalendarEntry(row: CalendarRow, timeZone: string): CalendarEnt
     ...outageInstants(row, timeZone),
     summary: `${cancelled ? 'Cancelled: ' : ''}Planned power outage: ${where(row)}`,
     location: where(row),
-    description: [
-      ...(cancelled ? ['The utility cancelled this planned outage.'] : []),
-      `Reason: ${row.reason || 'not given'}`,
-      `Feeder: ${row.feeder}`,
-    ].join('\n'),
+    description: [...(cancelled ? ['The utility cancelled this planned outage.'] : []), `Reason: ${row.reason || 'not given'}`, `Feeder: ${row.feeder}`].join(
+      '\n',
+    ),
     sequence: row.sequence,
     cancelled,
     lastModified: row.changedAt,

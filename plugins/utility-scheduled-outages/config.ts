@@ -4,7 +4,7 @@ const Hour = (description: string, fallback: number) => Type.Integer({ minimum: 
 
 export const scheduledOutagesConfig = {
   ScheduledOutages: Type.Object({
-    ...feedMonitorSettings('scheduled-outage feed'),
+    ...feedMonitorSettings('scheduled-outage feed', { sharedSource: true }),
     TimeZone: TimeZoneSetting('IANA zone of digest and reminder hours.'),
     DailyDigestHour: Hour('Local hour of the daily update.', 6),
     WeeklyDigestDay: Type.Union(

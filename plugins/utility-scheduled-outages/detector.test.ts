@@ -3,7 +3,16 @@ import { detectScheduledOutageChanges } from './detector.ts';
 import { sourceKeyOf, toNotificationEvents } from './event-mapper.ts';
 import type { ScheduledOutageItem } from './scheduled-types.ts';
 
-const base: ScheduledOutageItem = { id: 'SO-77', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled' };
+const base: ScheduledOutageItem = {
+  id: 'SO-77',
+  date: '2026-11-24',
+  start: '09:00',
+  end: '17:00',
+  feeder: 'F3',
+  areas: ['Gampola'],
+  reason: 'Maintenance',
+  status: 'scheduled',
+};
 const item = (patch: Partial<ScheduledOutageItem> = {}) => ({ ...base, ...patch });
 
 describe('detectScheduledOutageChanges', () => {
@@ -12,7 +21,20 @@ describe('detectScheduledOutageChanges', () => {
     ['a new item that arrives already cancelled', [item({ status: 'cancelled' })], [], []],
     ['an unchanged item', [item()], [item()], []],
     ['a changed end time', [item({ end: '18:00' })], [item()], [['Updated', [['end', '17:00', '18:00']]]]],
-    ['a moved date and a new feeder', [item({ date: '2026-11-25', feeder: 'F4' })], [item()], [['Updated', [['date', '2026-11-24', '2026-11-25'], ['feeder', 'F3', 'F4']]]]],
+    [
+      'a moved date and a new feeder',
+      [item({ date: '2026-11-25', feeder: 'F4' })],
+      [item()],
+      [
+        [
+          'Updated',
+          [
+            ['date', '2026-11-24', '2026-11-25'],
+            ['feeder', 'F3', 'F4'],
+          ],
+        ],
+      ],
+    ],
     ['areas in another order are no change', [item({ areas: ['B', 'A'] })], [item({ areas: ['A', 'B'] })], []],
     ['an added area', [item({ areas: ['Gampola', 'Nawalapitiya'] })], [item()], [['Updated', [['areas', 'Gampola', 'Gampola, Nawalapitiya']]]]],
     ['a reason alone is no change', [item({ reason: 'Tree trimming' })], [item()], []],
@@ -38,7 +60,12 @@ describe('scheduled-outage SourceKeys and events', () => {
   it('maps changes to events with filterable fields and the item key', () => {
     const change = detectScheduledOutageChanges([item({ end: '18:00', areas: ['Gampola', 'Kandy'] })], new Map([['SO-77', item()]]))[0];
     const [event] = toNotificationEvents([{ ...change, sourceKey: sourceKeyOf(change) }]);
-    expect(event).toMatchObject({ feedId: 'utility.scheduled-outages', eventType: 'Updated', itemKey: 'SO-77', fields: { feeder: 'F3', areas: 'Gampola, Kandy', reason: 'Maintenance' } });
+    expect(event).toMatchObject({
+      feedId: 'utility.scheduled-outages',
+      eventType: 'Updated',
+      itemKey: 'SO-77',
+      fields: { feeder: 'F3', areas: 'Gampola, Kandy', reason: 'Maintenance' },
+    });
     expect(event.sourcePayload).toEqual({ item: change.item, changes: change.changes });
   });
 });

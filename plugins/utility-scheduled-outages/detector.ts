@@ -1,12 +1,12 @@
 import { TRACKED_FIELDS, type FieldChange, type ScheduledOutageChange, type ScheduledOutageItem } from './scheduled-types.ts';
 
-const valueOf = (item: ScheduledOutageItem, field: (typeof TRACKED_FIELDS)[number]) =>
+const fieldValue = (item: ScheduledOutageItem, field: (typeof TRACKED_FIELDS)[number]) =>
   field === 'areas' ? [...item.areas].sort().join(', ') : String(item[field]);
 
 export function diffTrackedFields(before: ScheduledOutageItem, after: ScheduledOutageItem): FieldChange[] {
   return TRACKED_FIELDS.flatMap((field) => {
-    const from = valueOf(before, field);
-    const to = valueOf(after, field);
+    const from = fieldValue(before, field);
+    const to = fieldValue(after, field);
     return from === to ? [] : [{ field, from, to }];
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kinds, NONE, only, outage, run, schedule } from './digest-gating.test-support.ts';
+import { outage, run, schedule } from './digest-gating.test-support.ts';
 
 // Daylight-saving changes: the decisions written at the top of digest-gating.ts, one table each.
 describe('DST: Europe/London', () => {

@@ -39,7 +39,12 @@ describe('DailyUpdate: the local hour and the run gate', () => {
     // The UTC date differs from the local date: the period is the local date.
     ['Colombo hour 5: 23:45 UTC on the 21st is 05:15 on the 22nd', '2026-11-21T23:45:00Z', { timeZone: 'Asia/Colombo', dailyDigestHour: 5 }, '2026-11-22'],
     ['Colombo hour 0: 18:45 UTC on the 21st is 00:15 on the 22nd', '2026-11-21T18:45:00Z', { timeZone: 'Asia/Colombo', dailyDigestHour: 0 }, '2026-11-22'],
-    ['New York hour 22: 03:30 UTC on the 23rd is 22:30 on the 22nd', '2026-11-23T03:30:00Z', { timeZone: 'America/New_York', dailyDigestHour: 22 }, '2026-11-22'],
+    [
+      'New York hour 22: 03:30 UTC on the 23rd is 22:30 on the 22nd',
+      '2026-11-23T03:30:00Z',
+      { timeZone: 'America/New_York', dailyDigestHour: 22 },
+      '2026-11-22',
+    ],
     // America/New_York: EST (−5) in November, EDT (−4) in July.
     ['New York 06:00 EST = 11:00 UTC', '2026-11-22T11:00:00Z', { timeZone: 'America/New_York' }, '2026-11-22'],
     ['New York 05:30 EST = 10:30 UTC', '2026-11-22T10:30:00Z', { timeZone: 'America/New_York' }, null],
@@ -54,7 +59,9 @@ describe('DailyUpdate: the local hour and the run gate', () => {
   it('is not due when the run of that local date is recorded, and a recorded run of another day does not block', () => {
     const now = '2026-11-22T06:10:00Z';
     expect(kinds(run(now, DEFAULTS, [], new Set(['DailyUpdate:2026-11-22'])))).toEqual([]);
-    expect(kinds(run(now, DEFAULTS, [], new Set(['DailyUpdate:2026-11-21', 'WeeklyDigest:2026-W47', 'DayBeforeReminder:2026-11-22'])))).toEqual(['DailyUpdate']);
+    expect(kinds(run(now, DEFAULTS, [], new Set(['DailyUpdate:2026-11-21', 'WeeklyDigest:2026-W47', 'DayBeforeReminder:2026-11-22'])))).toEqual([
+      'DailyUpdate',
+    ]);
   });
 
   it('uses the local date for the run gate in Colombo (UTC date is the day before)', () => {
@@ -143,7 +150,7 @@ describe('DayBeforeReminder', () => {
     outage('2026-11-27', { id: 'only-cancelled', status: 'cancelled' }),
   ];
 
-  it('at the reminder hour lists tomorrow\'s scheduled outages only', () => {
+  it("at the reminder hour lists tomorrow's scheduled outages only", () => {
     const reminder = only(run('2026-11-23T18:00:00Z', DEFAULTS, outages), 'DayBeforeReminder');
     expect(reminder).toMatchObject({
       period: '2026-11-24',
@@ -226,15 +233,23 @@ describe('Fields', () => {
     expect(digestFields([])).toEqual({ feeders: '', areas: '' });
   });
 
-  it('let a feeder-filtered subscription match a digest that lists its feeder (contracts §4 splitting)', () => {
-    const daily = only(run('2026-11-22T06:00:00Z', DEFAULTS, [outage('2026-11-23', { feeder: 'Feeder-12' }), outage('2026-11-24', { feeder: 'Feeder-3' })]), 'DailyUpdate');
+  it('let a feeder-filtered subscription match a digest that lists its feeder', () => {
+    const daily = only(
+      run('2026-11-22T06:00:00Z', DEFAULTS, [outage('2026-11-23', { feeder: 'Feeder-12' }), outage('2026-11-24', { feeder: 'Feeder-3' })]),
+      'DailyUpdate',
+    );
     const listed = daily.fields.feeders.split(',').map((f) => f.trim().toLowerCase());
     expect(listed).toEqual(['feeder-12', 'feeder-3']);
     expect(daily.fields.areas.toLowerCase()).toContain('kandy');
   });
 
   it('outagesBetween is inclusive and ignores cancelled and malformed dates', () => {
-    const items = [outage('2026-11-22', { id: 'a' }), outage('2026-11-24', { id: 'b' }), outage('2026-11-23', { id: 'c', status: 'cancelled' }), outage('2026-11-2', { id: 'd' })];
+    const items = [
+      outage('2026-11-22', { id: 'a' }),
+      outage('2026-11-24', { id: 'b' }),
+      outage('2026-11-23', { id: 'c', status: 'cancelled' }),
+      outage('2026-11-2', { id: 'd' }),
+    ];
     expect(outagesBetween(items, '2026-11-22', '2026-11-24').map((o) => o.id)).toEqual(['a', 'b']);
     expect(outagesBetween(items, '2026-11-23', '2026-11-23')).toEqual([]);
   });
@@ -242,7 +257,9 @@ describe('Fields', () => {
 
 describe('schedule validation', () => {
   it('builds the schedule from the config section defaults', () => {
-    expect(digestScheduleFromConfig({ TimeZone: 'UTC', DailyDigestHour: 6, WeeklyDigestDay: 'Monday', WeeklyDigestHour: 7, ReminderHour: 18 })).toEqual(DEFAULTS);
+    expect(digestScheduleFromConfig({ TimeZone: 'UTC', DailyDigestHour: 6, WeeklyDigestDay: 'Monday', WeeklyDigestHour: 7, ReminderHour: 18 })).toEqual(
+      DEFAULTS,
+    );
   });
 
   it.each([

@@ -1,6 +1,6 @@
 /**
  * The digest and reminder gating policy of the scheduled-outages feed
- * (service spec "Digest gating"; contracts §2, §4, §6), pure: the clock, the
+ * (digest gating), pure: the clock, the
  * schedule, the stored outages and the recorded runs are inputs, the due
  * digests are the output. The caller turns each DueDigest into a
  * NotificationEvent and records its run (runKey) only when the pipeline
@@ -39,18 +39,7 @@
  * - Fields: `feeders` and `areas` are the distinct, trimmed, non-empty
  *   feeders and areas of the listed outages, sorted, joined with ', '.
  */
-import {
-  WEEKDAYS,
-  addDays,
-  assertTimeZone,
-  dateRangeLabel,
-  isInLocalHour,
-  isIsoDate,
-  isoWeek,
-  localParts,
-  longDateLabel,
-  type Weekday,
-} from './local-time.ts';
+import { WEEKDAYS, addDays, assertTimeZone, dateRangeLabel, isInLocalHour, isIsoDate, isoWeek, localParts, longDateLabel, type Weekday } from './local-time.ts';
 import type { DigestPayload, ScheduledOutageItem } from './scheduled-types.ts';
 
 export type DigestKind = 'DailyUpdate' | 'WeeklyDigest' | 'DayBeforeReminder';
@@ -71,7 +60,7 @@ export interface DigestSchedule {
 
 export interface DueDigest {
   kind: DigestKind;
-  /** `daily-<yyyy-mm-dd>`, `weekly-<yyyy-Www>` or `reminder-<outage date>` (contracts §6). */
+  /** `daily-<yyyy-mm-dd>`, `weekly-<yyyy-Www>` or `reminder-<outage date>`. */
   sourceKey: string;
   /** The gated period: the local date (daily), 'YYYY-Www' (weekly) or the outage date (reminder). */
   period: string;
@@ -83,7 +72,7 @@ export interface DueDigest {
   from: string;
   to: string;
   outages: ScheduledOutageItem[];
-  /** Event Fields so filtered subscriptions match (contracts §4). */
+  /** Event Fields so filtered subscriptions match. */
   fields: { feeders: string; areas: string };
 }
 
@@ -98,7 +87,7 @@ const SOURCE_KEY_PREFIX: Readonly<Record<DigestKind, string>> = {
   DayBeforeReminder: 'reminder',
 };
 
-/** The SourceKey of a period (contracts §6). */
+/** The SourceKey of a period. */
 export function digestSourceKey(kind: DigestKind, period: string): string {
   return `${SOURCE_KEY_PREFIX[kind]}-${period}`;
 }
@@ -147,8 +136,7 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const distinctSorted = (values: Iterable<string>) =>
-  [...new Set([...values].map((value) => value.trim()).filter((value) => value !== ''))].sort(compareText);
+const distinctSorted = (values: Iterable<string>) => [...new Set([...values].map((value) => value.trim()).filter((value) => value !== ''))].sort(compareText);
 
 /** Fields of a digest or reminder: the distinct feeders and areas of the outages it lists. */
 export function digestFields(outages: readonly ScheduledOutageItem[]): { feeders: string; areas: string } {
@@ -160,9 +148,7 @@ export function digestFields(outages: readonly ScheduledOutageItem[]): { feeders
 
 /** Scheduled (not cancelled) outages dated from..to inclusive, sorted. */
 export function outagesBetween(outages: readonly ScheduledOutageItem[], from: string, to: string): ScheduledOutageItem[] {
-  return outages
-    .filter((outage) => outage.status === 'scheduled' && isIsoDate(outage.date) && outage.date >= from && outage.date <= to)
-    .sort(compareOutages);
+  return outages.filter((outage) => outage.status === 'scheduled' && isIsoDate(outage.date) && outage.date >= from && outage.date <= to).sort(compareOutages);
 }
 
 function due(kind: DigestKind, period: string, label: string, from: string, to: string, outages: ScheduledOutageItem[]): DueDigest {
@@ -174,12 +160,7 @@ function due(kind: DigestKind, period: string, label: string, from: string, to: 
  * WeeklyDigest, DayBeforeReminder. `recordedRuns` holds runKey values of
  * periods already delivered to the system subscription.
  */
-export function dueDigests(
-  now: Date,
-  schedule: DigestSchedule,
-  outages: readonly ScheduledOutageItem[],
-  recordedRuns: ReadonlySet<string>,
-): DueDigest[] {
+export function dueDigests(now: Date, schedule: DigestSchedule, outages: readonly ScheduledOutageItem[], recordedRuns: ReadonlySet<string>): DueDigest[] {
   assertDigestSchedule(schedule);
   const { timeZone } = schedule;
   const local = localParts(now, timeZone);

@@ -35,7 +35,13 @@ export async function sendDueDigests({ config, db, pipeline, log, now }: Context
       return processed;
     });
     log.info(
-      { digest: digest.kind, sourceKey: digest.sourceKey, outages: digest.outages.length, MatchedSubscriptionCount: result.matchedSubscriptionCount, recorded: result.wasSystemDelivery },
+      {
+        digest: digest.kind,
+        sourceKey: digest.sourceKey,
+        outages: digest.outages.length,
+        MatchedSubscriptionCount: result.matchedSubscriptionCount,
+        recorded: result.wasSystemDelivery,
+      },
       'scheduled-outage digest handed over',
     );
   }

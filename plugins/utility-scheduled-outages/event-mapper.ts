@@ -4,13 +4,16 @@ import type { FieldChange, ScheduledOutageChange, ScheduledOutageItem, UpdatedPa
 import { SCHEDULED_OUTAGES_FEED_ID } from './renderers.ts';
 
 /**
- * SourceKey of a change (contracts §6): the provider id; for Updated the id
+ * SourceKey of a change: the provider id; for Updated the id
  * plus a short digest of what changed (old → new), so each distinct change
  * is delivered once and a repeated poll of the same state is not.
  */
 export function sourceKeyOf(change: { kind: string; item: ScheduledOutageItem; changes: readonly FieldChange[] }): string {
   if (change.kind !== 'Updated') return change.item.id;
-  const digest = createHash('sha256').update(JSON.stringify(change.changes.map((c) => [c.field, c.from, c.to]))).digest('hex').slice(0, 12);
+  const digest = createHash('sha256')
+    .update(JSON.stringify(change.changes.map((c) => [c.field, c.from, c.to])))
+    .digest('hex')
+    .slice(0, 12);
   return `${change.item.id}-${digest}`;
 }
 
@@ -30,5 +33,6 @@ export function toNotificationEvents(changes: ReadonlyArray<ScheduledOutageChang
     itemKey: change.item.id,
     fields: fieldsOf(change.item),
     sourcePayload: change.kind === 'Updated' ? ({ item: change.item, changes: change.changes } satisfies UpdatedPayload) : change.item,
+    ...(change.item.geometry ? { geometry: change.item.geometry } : {}),
   }));
 }

@@ -9,20 +9,31 @@ import { SCHEDULED_OUTAGES_FEED_ID, scheduledOutageRenderers } from './renderers
 /** The utility's planned outages, with daily and weekly digests and day-before reminders (monitor: issue 7). */
 export const manifest = defineFeedPlugin({
   id: 'utility-scheduled-outages',
-  apiVersion: 2,
+  apiVersion: 3,
   description: 'Planned outages of the utility: new entries, changes, cancellations, digests and reminders.',
   config: scheduledOutagesConfig,
   feed: {
     id: SCHEDULED_OUTAGES_FEED_ID,
     displayName: 'Scheduled outages',
     eventTypes: SCHEDULED_OUTAGE_EVENT_TYPES,
-    filterableFields: ['Feeder', 'Area', 'Keywords'],
+    // What people narrow it by, in its words (the other languages' are in locales/, filter.<id>.*); the ids are the
+    // filter properties its subscriptions have always had.
+    filterFields: [
+      {
+        id: 'locationKeywords',
+        label: 'Areas',
+        hint: 'Comma-separated. Part of a name is enough. Leave empty for every area.',
+        example: 'Kandy, Peradeniya',
+        match: 'contains',
+      },
+      { id: 'feeders', label: 'Feeders', hint: 'Comma-separated feeder codes. Leave empty for every feeder.', example: 'F12, F7', match: 'equals' },
+      { id: 'keywords', label: 'Keywords', hint: 'Comma-separated words to look for anywhere in an alert. Leave empty to skip.', match: 'contains' },
+    ],
   },
   monitor: scheduledOutageMonitor,
   renderers: scheduledOutageRenderers,
   coalescedEventTypes: ['Updated'],
   // A change still held by a subscriber's cooldown must not arrive after the outage's cancellation.
-  supersedes: { Cancelled: ['Updated'] },
   publicViews: scheduledOutagePublicViews,
   presentation: scheduledOutagePresentation,
   timeZone: (config) => config.ScheduledOutages.TimeZone,

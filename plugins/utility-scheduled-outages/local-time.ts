@@ -1,6 +1,8 @@
+import { wallClock } from '#plugin-api';
+
 /**
  * Wall-clock helpers for the scheduled-outages digests: local date and hour of
- * an instant in an IANA zone (via Intl, so DST-safe), plain calendar
+ * an instant in an IANA zone (the kit's wallClock, DST-safe), plain calendar
  * arithmetic on 'YYYY-MM-DD' strings, ISO-8601 week numbers, and detection of
  * the local hours a spring-forward gap skips. Pure: no clock, no I/O.
  */
@@ -20,39 +22,19 @@ export interface LocalParts {
 
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      });
-    } catch {
-      throw new RangeError(`Invalid IANA time zone "${timeZone}" (expected a name such as "UTC", "Europe/London" or "Asia/Colombo")`);
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
+const knownZones = new Set<string>();
 
 /** Whether Intl knows the zone ('UTC', 'Europe/London', ...). The empty string is not a zone. */
 export function isValidTimeZone(timeZone: string): boolean {
   if (typeof timeZone !== 'string' || timeZone.trim() === '') return false;
+  if (knownZones.has(timeZone)) return true;
   try {
-    formatterFor(timeZone);
-    return true;
+    new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
     return false;
   }
+  knownZones.add(timeZone);
+  return true;
 }
 
 /** Throws a RangeError with a clear message when the zone is not valid. */
@@ -110,16 +92,9 @@ export function isoWeek(date: string): string {
 export function localParts(now: Date, timeZone: string): LocalParts {
   const ms = now.getTime();
   if (!Number.isFinite(ms)) throw new RangeError('localParts needs a valid Date');
-  const parts: Record<string, string> = {};
-  for (const part of formatterFor(timeZone).formatToParts(now)) parts[part.type] = part.value;
-  const date = `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`;
-  return {
-    date,
-    hour: Number(parts.hour) % 24,
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-    weekday: weekdayOf(date),
-  };
+  assertTimeZone(timeZone);
+  const { date, hour, minute, second } = wallClock(ms, timeZone);
+  return { date, hour, minute, second, weekday: weekdayOf(date) };
 }
 
 /**

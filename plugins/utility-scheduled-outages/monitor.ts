@@ -15,6 +15,8 @@ import { scheduledStore } from './scheduled-store.ts';
 export const scheduledOutageMonitor = defineFeedMonitor({
   settings: (config: SectionsConfig<typeof scheduledOutagesConfig>) => config.ScheduledOutages,
   path: 'scheduled-outages',
+  // The utility's own feed API, shared with its other feed: ExternalProvider__* unless this feed's section sets its own.
+  sharedSource: true,
   answer: scheduledOutageAnswer,
   store: scheduledStore,
   detect: (items, stored) => detectScheduledOutageChanges(items, stored).map((change) => ({ ...change, sourceKey: sourceKeyOf(change) })),

@@ -1,3 +1,4 @@
+import { scheduledOutageMap } from './map-view.ts';
 import type { FeedPublicViews, SectionsConfig } from '#plugin-api';
 import { scheduledOutageAlerts } from './cap-alerts.ts';
 import { scheduledOutageCalendar } from './calendar-view.ts';
@@ -7,4 +8,5 @@ import type { scheduledOutagesConfig } from './config.ts';
 export const scheduledOutagePublicViews: FeedPublicViews<SectionsConfig<typeof scheduledOutagesConfig>> = {
   calendar: scheduledOutageCalendar,
   alerts: scheduledOutageAlerts,
+  map: scheduledOutageMap,
 };

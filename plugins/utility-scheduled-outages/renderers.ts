@@ -69,21 +69,35 @@ export function digestLines(outages: readonly ScheduledOutageItem[], w: Writer):
 const digest = (titleKey: string, tags: string[]) => (event: NotificationEvent, context: RenderContext<Config>) => {
   const payload = event.sourcePayload as DigestPayload;
   const w = writer(context);
-  return { title: w.t(titleKey, { period: payload.period }), body: digestLines(payload.outages, w).join('\n'), sequenceId: sequenceIdOf(event), tags, priority: 'Default' as const };
+  return {
+    title: w.t(titleKey, { period: payload.period }),
+    body: digestLines(payload.outages, w).join('\n'),
+    sequenceId: sequenceIdOf(event),
+    tags,
+    priority: 'Default' as const,
+  };
 };
 
 export const scheduledOutageRenderers = [
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['NewEntry'], (event, context) => {
     const item = event.sourcePayload as ScheduledOutageItem;
     const w = writer(context);
-    return { title: w.t('title.newEntry', { date: w.date(item.date), place: where(item) }), body: itemLines(w, item).join('\n'), sequenceId: sequenceIdOf(event), tags: ['calendar'], priority: 'Default' };
+    return {
+      title: w.t('title.newEntry', { date: w.date(item.date), place: where(item) }),
+      body: itemLines(w, item).join('\n'),
+      sequenceId: sequenceIdOf(event),
+      tags: ['calendar'],
+      priority: 'Default',
+    };
   }),
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['Updated'], (event, context) => {
     const { item, changes } = event.sourcePayload as UpdatedPayload;
     const w = writer(context);
     return {
       title: w.t('title.updated', { place: where(item) }),
-      body: [...changes.map((c) => w.t('line.change', { field: w.t(`field.${c.field}`), from: one(c.from), to: one(c.to) })), '', ...itemLines(w, item)].join('\n'),
+      body: [...changes.map((c) => w.t('line.change', { field: w.t(`field.${c.field}`), from: one(c.from), to: one(c.to) })), '', ...itemLines(w, item)].join(
+        '\n',
+      ),
       sequenceId: sequenceIdOf(event),
       tags: ['calendar', 'pencil2'],
       priority: 'Default',
@@ -92,7 +106,13 @@ export const scheduledOutageRenderers = [
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['Cancelled'], (event, context) => {
     const item = event.sourcePayload as ScheduledOutageItem;
     const w = writer(context);
-    return { title: w.t('title.cancelled', { place: where(item) }), body: itemLines(w, item).join('\n'), sequenceId: sequenceIdOf(event), tags: ['calendar', 'x'], priority: 'Default' };
+    return {
+      title: w.t('title.cancelled', { place: where(item) }),
+      body: itemLines(w, item).join('\n'),
+      sequenceId: sequenceIdOf(event),
+      tags: ['calendar', 'x'],
+      priority: 'Default',
+    };
   }),
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DailyUpdate'], digest('title.daily', ['calendar'])),
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['WeeklyDigest'], digest('title.weekly', ['calendar', 'spiral_calendar'])),

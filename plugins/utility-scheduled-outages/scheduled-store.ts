@@ -18,7 +18,10 @@ interface Row {
 
 export type { Row as ScheduledOutageRow };
 
-const dateText = (value: string | Date) => (typeof value === 'string' ? value.slice(0, 10) : `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`);
+const dateText = (value: string | Date) =>
+  typeof value === 'string'
+    ? value.slice(0, 10)
+    : `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`;
 
 export const toItem = (row: Row): ScheduledOutageItem => ({
   id: row.id,
@@ -37,7 +40,9 @@ export const SELECT = [...COLUMNS.filter((c) => c !== 'outage_date'), 'outage_da
 
 export async function loadStoredItems(trx: Knex.Transaction, ids: readonly string[]): Promise<Map<string, ScheduledOutageItem>> {
   if (ids.length === 0) return new Map();
-  const rows: Row[] = await trx('scheduled_outages').select(trx.raw(SELECT.join(', '))).whereRaw('id = ANY(?::text[])', [pgArray(ids)]);
+  const rows: Row[] = await trx('scheduled_outages')
+    .select(trx.raw(SELECT.join(', ')))
+    .whereRaw('id = ANY(?::text[])', [pgArray(ids)]);
   return new Map(rows.map((row) => [row.id, toItem(row)]));
 }
 
@@ -65,12 +70,7 @@ export async function loadUpcoming(db: Knex | Knex.Transaction, from: string, to
  * one statement and appends the detected changes (with their SourceKeys)
  * to the history.
  */
-export async function persistItems(
-  trx: Knex.Transaction,
-  items: readonly ScheduledOutageItem[],
-  changes: readonly KeyedChange[],
-  now: Date,
-): Promise<void> {
+export async function persistItems(trx: Knex.Transaction, items: readonly ScheduledOutageItem[], changes: readonly KeyedChange[], now: Date): Promise<void> {
   await trx.raw('INSERT INTO scheduled_outages_last_poll (id, seen_at) VALUES (true, ?) ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at', [now]);
   if (items.length === 0) return;
   await raiseCalendarSequences(trx, items, now);
@@ -89,13 +89,23 @@ export async function persistItems(
     await insertInChunks(
       trx,
       'scheduled_outage_changes',
-      changes.map((change) => ({ outage_id: change.item.id, kind: change.kind, source_key: change.sourceKey, changes: JSON.stringify(change.changes), detected_at: now })),
+      changes.map((change) => ({
+        outage_id: change.item.id,
+        kind: change.kind,
+        source_key: change.sourceKey,
+        changes: JSON.stringify(change.changes),
+        detected_at: now,
+      })),
     );
   }
 }
 
 /** The feed store as the monitor uses it. */
 export const scheduledStore: FeedStore<ScheduledOutageItem, Map<string, ScheduledOutageItem>, KeyedChange> = {
-  load: (trx, items) => loadStoredItems(trx, items.map((item) => item.id)),
+  load: (trx, items) =>
+    loadStoredItems(
+      trx,
+      items.map((item) => item.id),
+    ),
   persist: (trx, { items, changes, now }) => persistItems(trx, items, changes, now),
 };

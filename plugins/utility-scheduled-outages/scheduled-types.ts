@@ -1,4 +1,5 @@
-/** One planned outage as the utility's feed API reports it (contracts §7). */
+import type { AreaGeometry } from '#plugin-api';
+/** One planned outage as the utility's feed API reports it. */
 export interface ScheduledOutageItem {
   id: string;
   date: string;
@@ -8,6 +9,8 @@ export interface ScheduledOutageItem {
   areas: string[];
   reason?: string | null;
   status: 'scheduled' | 'cancelled';
+  /** Where the work is (GeoJSON Polygon or MultiPolygon), when the utility knows. */
+  geometry?: AreaGeometry | null;
 }
 
 export const SCHEDULED_OUTAGE_EVENT_TYPES = ['NewEntry', 'Updated', 'Cancelled', 'WeeklyDigest', 'DailyUpdate', 'DayBeforeReminder'] as const;

@@ -22,14 +22,20 @@ describe('the plugin boundary has no back door', () => {
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
     const pluginsDir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
-    for (const folder of readdirSync(path.join(projectRoot, 'plugins'))) cpSync(path.join(projectRoot, 'plugins', folder), path.join(pluginsDir, folder), { recursive: true });
+    for (const folder of readdirSync(path.join(projectRoot, 'plugins')))
+      cpSync(path.join(projectRoot, 'plugins', folder), path.join(pluginsDir, folder), { recursive: true });
     cpSync(path.join(projectRoot, 'test', 'fixtures', 'back-door', 'back-door-probe'), path.join(pluginsDir, 'back-door-probe'), { recursive: true });
     started = await startTestApp({
       database: withDatabasePassword(database),
       pluginsDir,
       // Workers on, so the probe's workers() runs; no feed monitor polls.
       workers: true,
-      env: { ...secrets, NotificationPipeline__Enabled: 'false', ExternalProvider__BaseUrl: 'http://feed.invalid', PublicBaseUrl: 'https://alerts.example.org' },
+      env: {
+        ...secrets,
+        NotificationPipeline__Enabled: 'false',
+        ExternalProvider__BaseUrl: 'http://feed.invalid',
+        PublicBaseUrl: 'https://alerts.example.org',
+      },
     });
   });
   afterAll(async () => {
@@ -47,7 +53,7 @@ describe('the plugin boundary has no back door', () => {
     expect(answer.json()).toEqual({ scope: [], request: [], context: [], workerContext: [], decorations: [] });
   });
 
-  it("the probe does see what it is handed (a walk that finds nothing by not looking is no proof)", async () => {
+  it('the probe does see what it is handed (a walk that finds nothing by not looking is no proof)', async () => {
     // Its own context holds core's public settings, not the secrets; the walk reads them.
     const answer = await started.app.inject({ method: 'POST', url: '/back-door/probe', payload: { secrets: ['https://alerts.example.org'] } });
     expect(answer.json().context).toContain('context.coreConfig.PublicBaseUrl holds a secret');

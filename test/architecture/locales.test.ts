@@ -4,27 +4,16 @@ import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { intlLocale, loadMessages, LOCALES } from '../../core/plugin-api/messages.ts';
+import { argumentsOf } from '../../core/plugins/plugin-checks.ts';
 
 /** Every folder of message files: core's and each shipped plugin's. */
 const folders = [
   path.join(projectRoot, 'core', 'i18n', 'locales'),
-  ...readdirSync(path.join(projectRoot, 'plugins')).map((plugin) => path.join(projectRoot, 'plugins', plugin, 'locales')).filter((dir) => existsSync(dir)),
+  ...readdirSync(path.join(projectRoot, 'plugins'))
+    .map((plugin) => path.join(projectRoot, 'plugins', plugin, 'locales'))
+    .filter((dir) => existsSync(dir)),
 ];
 const SCRIPTS: Record<string, RegExp> = { si: /[\u0D80-\u0DFF]/, ta: /[\u0B80-\u0BFF]/ };
-type Element = { type: number; value?: unknown; options?: Record<string, { value: Element[] }> };
-/** The arguments a pattern names (`{place}`, `{count, plural, …}`), read from its syntax tree. */
-function argumentsOf(pattern: string): Set<string> {
-  const names = new Set<string>();
-  const walk = (elements: Element[]) => {
-    for (const element of elements) {
-      if (element.type !== 0 && element.type !== 7 && typeof element.value === 'string') names.add(element.value);
-      for (const option of Object.values(element.options ?? {})) walk(option.value);
-    }
-  };
-  walk(new IntlMessageFormat(pattern, 'en').getAst() as unknown as Element[]);
-  return names;
-}
-
 describe.each(folders.map((dir) => [path.relative(projectRoot, dir), dir]))('messages of %s', (_name, dir) => {
   const catalog = loadMessages(dir);
   const english = catalog.get('en') ?? {};
@@ -41,7 +30,7 @@ describe.each(folders.map((dir) => [path.relative(projectRoot, dir), dir]))('mes
   it.each(LOCALES.map((locale) => locale.code))('%s: every message parses as ICU MessageFormat and names the arguments English names', (code) => {
     for (const [key, pattern] of Object.entries(catalog.get(code) ?? {})) {
       expect(() => new IntlMessageFormat(pattern, intlLocale(code)), `${code} ${key}`).not.toThrow();
-      expect(argumentsOf(pattern), `${code} ${key}`).toEqual(argumentsOf(english[key]));
+      expect(argumentsOf(pattern, intlLocale(code)), `${code} ${key}`).toEqual(argumentsOf(english[key], 'en'));
     }
   });
 

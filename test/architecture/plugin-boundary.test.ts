@@ -28,9 +28,14 @@ function boundaryViolations(): string[] {
       if (specifier.startsWith('#') && specifier !== '#plugin-api') violations.push(`${path.relative(projectRoot, file)} imports ${specifier}`);
       if (!specifier.startsWith('.')) continue;
       const target = path.resolve(path.dirname(file), specifier);
-      // Tests beside a plugin (and their support modules) may also use the shared test doubles and helpers.
-      const testSupport = isTestCode(file) && target.startsWith(path.join(projectRoot, 'test') + path.sep);
-      if (!target.startsWith(ownFolder + path.sep) && !testSupport) violations.push(`${path.relative(projectRoot, file)} imports ${specifier} outside its folder`);
+      // Tests beside a plugin (and their support modules), its benchmarks (<plugin>/bench/) and its demo part
+      // (<plugin>/demo/) may also use the project's shared test doubles and helpers, the demo's protocol doubles
+      // and the bench support.
+      const support = ['test', 'demo', 'bench'].some((dir) => target.startsWith(path.join(projectRoot, dir) + path.sep));
+      const besideIt = ['bench', 'demo'].some((dir) => file.startsWith(path.join(ownFolder, dir) + path.sep));
+      const testSupport = (isTestCode(file) || besideIt) && support;
+      if (!target.startsWith(ownFolder + path.sep) && !testSupport)
+        violations.push(`${path.relative(projectRoot, file)} imports ${specifier} outside its folder`);
     }
   }
   for (const file of tsFiles(path.join(projectRoot, 'core'))) {
@@ -47,7 +52,8 @@ function boundaryViolations(): string[] {
 function coreTables(): string[] {
   const names = new Set<string>();
   for (const file of tsFiles(path.join(projectRoot, 'migrations'))) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/createTable\(\s*'([a-z_0-9]+)'|CREATE TABLE (?:IF NOT EXISTS )?([a-z_0-9]+)/g)) names.add(match[1] ?? match[2]);
+    for (const match of readFileSync(file, 'utf8').matchAll(/createTable\(\s*'([a-z_0-9]+)'|CREATE TABLE (?:IF NOT EXISTS )?([a-z_0-9]+)/g))
+      names.add(match[1] ?? match[2]);
   }
   return [...names].sort();
 }
@@ -56,7 +62,7 @@ function coreTables(): string[] {
  * A plugin's SQL names only its own tables: core's reach it through the
  * ports of the plugin API. Its migrations may still reference core's
  * subscription ids with a foreign key (declared, so a deleted subscription
- * takes its rows along); tests may look anywhere.
+ * takes its rows along); tests and benchmarks may look anywhere.
  */
 function coreTableUses(source: string, tables: readonly string[]): string[] {
   return tables.filter((table) => new RegExp(`\\b${table}\\b`).test(source));
@@ -64,9 +70,12 @@ function coreTableUses(source: string, tables: readonly string[]): string[] {
 
 function pluginSqlViolations(): string[] {
   const tables = coreTables();
-  return tsFiles(path.join(projectRoot, 'plugins'))
-    .filter((file) => !isTestCode(file) && !file.split(path.sep).includes('migrations'))
-    .flatMap((file) => coreTableUses(readFileSync(file, 'utf8'), tables).map((table) => `${path.relative(projectRoot, file)} names core table ${table}`));
+  return (
+    tsFiles(path.join(projectRoot, 'plugins'))
+      // Benchmarks (a plugin's bench/) seed the tables they measure, as tests do.
+      .filter((file) => !isTestCode(file) && !file.split(path.sep).includes('migrations') && !file.split(path.sep).includes('bench'))
+      .flatMap((file) => coreTableUses(readFileSync(file, 'utf8'), tables).map((table) => `${path.relative(projectRoot, file)} names core table ${table}`))
+  );
 }
 
 describe('architecture', () => {
@@ -76,8 +85,8 @@ describe('architecture', () => {
   });
 
   it('the table scan sees a core table in SQL text (a check that cannot fail is no check)', () => {
-    expect(coreTableUses("SELECT s.is_active FROM notification_subscriptions s", coreTables())).toEqual(['notification_subscriptions']);
-    expect(coreTableUses("SELECT 1 FROM email_outbox", coreTables())).toEqual([]);
+    expect(coreTableUses('SELECT s.is_active FROM notification_subscriptions s', coreTables())).toEqual(['notification_subscriptions']);
+    expect(coreTableUses('SELECT 1 FROM email_outbox', coreTables())).toEqual([]);
   });
 
   it('plugins import only #plugin-api and their own folder; core imports no plugin', () => {

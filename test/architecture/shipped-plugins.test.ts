@@ -7,7 +7,14 @@ import { installedPluginFolders, SHIPPED_PLUGINS } from '../helpers/shipped-plug
 function trackedPluginFolders(): string[] | null {
   try {
     const files = execFileSync('git', ['ls-files', 'plugins'], { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return [...new Set(files.split('\n').filter(Boolean).map((file) => file.split('/')[1]))].sort();
+    return [
+      ...new Set(
+        files
+          .split('\n')
+          .filter(Boolean)
+          .map((file) => file.split('/')[1]),
+      ),
+    ].sort();
   } catch {
     return null;
   }

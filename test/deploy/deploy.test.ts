@@ -3,8 +3,16 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSy
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  deployScript, freePort, makeArtifact, makeTempDir, readiness, runScript, stopService, supervisorScript,
-  type ReleaseKind, type RunResult,
+  deployScript,
+  freePort,
+  makeArtifact,
+  makeTempDir,
+  readiness,
+  runScript,
+  stopService,
+  supervisorScript,
+  type ReleaseKind,
+  type RunResult,
 } from './helpers.ts';
 
 /**
@@ -46,15 +54,23 @@ describe('deploy.sh on a local target', () => {
 
   const restartCmd = () => `bash ${supervisorScript} ${base} ${port}`;
   const commonArgs = (options: DeployOptions) => [
-    '--local', base,
-    '--restart-cmd', options.restartCmd ?? restartCmd(),
+    '--local',
+    base,
+    '--restart-cmd',
+    options.restartCmd ?? restartCmd(),
     // Fails when the supervisor's process group is gone: what `systemctl is-active` tells.
-    '--active-cmd', 'kill -0 -- "-$(cat "$DEPLOY_BASE/service.pid")"',
-    '--ready-url', `http://127.0.0.1:${port}/health/ready`,
-    '--install-cmd', options.installCmd ?? 'true',
-    '--attempts', String(options.attempts ?? 100),
-    '--interval', '0.1',
-    '--timeout', '1',
+    '--active-cmd',
+    'kill -0 -- "-$(cat "$DEPLOY_BASE/service.pid")"',
+    '--ready-url',
+    `http://127.0.0.1:${port}/health/ready`,
+    '--install-cmd',
+    options.installCmd ?? 'true',
+    '--attempts',
+    String(options.attempts ?? 100),
+    '--interval',
+    '0.1',
+    '--timeout',
+    '1',
     ...(options.extra ?? []),
   ];
 
@@ -64,14 +80,13 @@ describe('deploy.sh on a local target', () => {
     stamp += 1;
     const timestamp = options.timestamp ?? String(stamp);
     const commit = options.commit ?? `${label.padEnd(7, '0').replace(/[^0-9a-f]/g, 'a')}99aa`;
-    const result = await runScript(deployScript, [
-      '--artifact', artifact, '--commit', commit, '--timestamp', timestamp, ...commonArgs(options),
-    ], { NP_NODE: process.execPath });
+    const result = await runScript(deployScript, ['--artifact', artifact, '--commit', commit, '--timestamp', timestamp, ...commonArgs(options)], {
+      NP_NODE: process.execPath,
+    });
     return { ...result, name: `${timestamp}-${commit.slice(0, 7)}` };
   }
 
-  const rollback = (extra: string[] = []) =>
-    runScript(deployScript, ['--rollback', ...extra, ...commonArgs({ attempts: 100 })], { NP_NODE: process.execPath });
+  const rollback = (extra: string[] = []) => runScript(deployScript, ['--rollback', ...extra, ...commonArgs({ attempts: 100 })], { NP_NODE: process.execPath });
 
   it('has the contract defaults: 30 attempts 2 s apart, 2 s per call, 5 releases kept', async () => {
     const help = await runScript(deployScript, ['--help']);
@@ -82,7 +97,17 @@ describe('deploy.sh on a local target', () => {
     expect(help.stdout).toContain('(default 5; current always kept)');
 
     const artifact = makeArtifact(work, 'a', 'ready');
-    const plan = await runScript(deployScript, ['--dry-run', '--local', base, '--artifact', artifact, '--commit', 'ABCDEF0123456789', '--timestamp', '20250102030405']);
+    const plan = await runScript(deployScript, [
+      '--dry-run',
+      '--local',
+      base,
+      '--artifact',
+      artifact,
+      '--commit',
+      'ABCDEF0123456789',
+      '--timestamp',
+      '20250102030405',
+    ]);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain(`releases/20250102030405-abcdef0`);
     expect(plan.stdout).toContain('ready: http://127.0.0.1:5000/health/ready attempts=30 interval=2s timeout=2s');

@@ -23,8 +23,12 @@ export function runScript(script: string, args: readonly string[], env: Record<s
     const child = spawn('bash', [script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
@@ -68,24 +72,31 @@ export function makeArtifact(dir: string, label: string, kind: ReleaseKind): str
   mkdirSync(path.join(stage, 'core'));
   mkdirSync(path.join(stage, 'config/deploy'), { recursive: true });
   writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.0', private: true, type: 'module' }));
-  writeFileSync(path.join(stage, 'package-lock.json'), JSON.stringify({
-    name: 'fixture', version: '1.0.0', lockfileVersion: 3, requires: true,
-    packages: { '': { name: 'fixture', version: '1.0.0' } },
-  }));
+  writeFileSync(
+    path.join(stage, 'package-lock.json'),
+    JSON.stringify({
+      name: 'fixture',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name: 'fixture', version: '1.0.0' } },
+    }),
+  );
   const status = kind === 'unready' ? 503 : 200;
-  const main = kind === 'crash'
-    ? "process.stderr.write('cannot start\\n');\nprocess.exit(1);\n"
-    : [
-      "import http from 'node:http';",
-      'const server = http.createServer((request, response) => {',
-      "  response.setHeader('content-type', 'application/json');",
-      `  response.statusCode = request.url === '/health/ready' ? ${status} : 404;`,
-      `  response.end(JSON.stringify({ label: ${JSON.stringify(label)}, execArgv: process.execArgv }));`,
-      '});',
-      'server.listen(Number(process.env.Server__Port), process.env.Server__Host);',
-      "process.on('SIGTERM', () => process.exit(0));",
-      '',
-    ].join('\n');
+  const main =
+    kind === 'crash'
+      ? "process.stderr.write('cannot start\\n');\nprocess.exit(1);\n"
+      : [
+          "import http from 'node:http';",
+          'const server = http.createServer((request, response) => {',
+          "  response.setHeader('content-type', 'application/json');",
+          `  response.statusCode = request.url === '/health/ready' ? ${status} : 404;`,
+          `  response.end(JSON.stringify({ label: ${JSON.stringify(label)}, execArgv: process.execArgv }));`,
+          '});',
+          'server.listen(Number(process.env.Server__Port), process.env.Server__Host);',
+          "process.on('SIGTERM', () => process.exit(0));",
+          '',
+        ].join('\n');
   writeFileSync(path.join(stage, 'core/main.ts'), main);
   if (kind !== 'no-start-command') copyFileSync(startScript, path.join(stage, 'config/deploy/start.sh'));
   const artifact = path.join(dir, `${label}.tar.gz`);

@@ -3,7 +3,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, w
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  deployScript, fakeSshScript, freePort, hasCommand, makeArtifact, makeTempDir, readiness, runScript, stopService,
+  deployScript,
+  fakeSshScript,
+  freePort,
+  hasCommand,
+  makeArtifact,
+  makeTempDir,
+  readiness,
+  runScript,
+  stopService,
   supervisorScript,
 } from './helpers.ts';
 
@@ -46,17 +54,39 @@ describe('deploy.sh over SSH', () => {
     VPS_PORT: '',
     ...extra,
   });
-  const sshCalls = () => (existsSync(sshLog) ? readFileSync(sshLog, 'utf8').split('--\n').filter(Boolean).map((call) => call.trimEnd().split('\n')) : []);
+  const sshCalls = () =>
+    existsSync(sshLog)
+      ? readFileSync(sshLog, 'utf8')
+          .split('--\n')
+          .filter(Boolean)
+          .map((call) => call.trimEnd().split('\n'))
+      : [];
 
   it('aborts before connecting when the key scan of an unset VPS_SSH_KNOWN_HOSTS yields no key', async () => {
     const scanner = path.join(work, 'empty-keyscan.sh');
     writeFileSync(scanner, '#!/usr/bin/env bash\necho "# 127.0.0.1:2222 SSH-2.0-OpenSSH"\nexit 0\n');
     chmodSync(scanner, 0o755);
     const artifact = makeArtifact(work, 'a', 'ready');
-    const result = await runScript(deployScript, [
-      '--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--port', '2222',
-      '--keyscan-cmd', scanner, '--ssh-cmd', fakeSshScript, '--base', base,
-    ], sshEnv());
+    const result = await runScript(
+      deployScript,
+      [
+        '--artifact',
+        artifact,
+        '--commit',
+        'abcdef1',
+        '--ssh',
+        'deploy@127.0.0.1',
+        '--port',
+        '2222',
+        '--keyscan-cmd',
+        scanner,
+        '--ssh-cmd',
+        fakeSshScript,
+        '--base',
+        base,
+      ],
+      sshEnv(),
+    );
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('key scan of [127.0.0.1]:2222 yielded no key; refusing to connect');
     expect(sshCalls()).toEqual([]);
@@ -67,9 +97,11 @@ describe('deploy.sh over SSH', () => {
     const closed = await freePort();
     const artifact = makeArtifact(work, 'a', 'ready');
     // The port comes from VPS_PORT here, as in CI.
-    const result = await runScript(deployScript, [
-      '--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--ssh-cmd', fakeSshScript, '--base', base,
-    ], sshEnv({ VPS_PORT: String(closed) }));
+    const result = await runScript(
+      deployScript,
+      ['--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--ssh-cmd', fakeSshScript, '--base', base],
+      sshEnv({ VPS_PORT: String(closed) }),
+    );
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(`key scan of [127.0.0.1]:${closed} yielded no key`);
     expect(sshCalls()).toEqual([]);
@@ -78,9 +110,11 @@ describe('deploy.sh over SSH', () => {
   it('aborts before connecting when VPS_SSH_KNOWN_HOSTS has no key for the host and port', async () => {
     const artifact = makeArtifact(work, 'a', 'ready');
     for (const line of [`[127.0.0.1]:2223 ${hostKey}`, `127.0.0.1 ${hostKey}`, `[10.1.2.3]:2222 ${hostKey}`]) {
-      const result = await runScript(deployScript, [
-        '--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--port', '2222', '--ssh-cmd', fakeSshScript, '--base', base,
-      ], sshEnv({ VPS_SSH_KNOWN_HOSTS: line }));
+      const result = await runScript(
+        deployScript,
+        ['--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--port', '2222', '--ssh-cmd', fakeSshScript, '--base', base],
+        sshEnv({ VPS_SSH_KNOWN_HOSTS: line }),
+      );
       expect(result.code, line).toBe(4);
       expect(result.stderr).toContain('VPS_SSH_KNOWN_HOSTS has no key for [127.0.0.1]:2222; refusing to connect');
     }
@@ -91,13 +125,38 @@ describe('deploy.sh over SSH', () => {
     const port = await freePort();
     const knownHosts = `# deploy host\n[127.0.0.1]:2222 ${hostKey}`;
     const artifact = makeArtifact(work, 'a', 'ready');
-    const result = await runScript(deployScript, [
-      '--artifact', artifact, '--commit', 'ABCDEF0123', '--timestamp', '20250101000001',
-      '--ssh', 'deploy@127.0.0.1', '--ssh-cmd', fakeSshScript, '--base', base,
-      '--restart-cmd', `bash ${supervisorScript} "$DEPLOY_BASE" ${port}`, '--active-cmd', '',
-      '--ready-url', `http://127.0.0.1:${port}/health/ready`, '--install-cmd', 'true',
-      '--attempts', '100', '--interval', '0.1', '--timeout', '1',
-    ], sshEnv({ VPS_PORT: '2222', VPS_SSH_KNOWN_HOSTS: knownHosts, VPS_SSH_KEY: clientKey }));
+    const result = await runScript(
+      deployScript,
+      [
+        '--artifact',
+        artifact,
+        '--commit',
+        'ABCDEF0123',
+        '--timestamp',
+        '20250101000001',
+        '--ssh',
+        'deploy@127.0.0.1',
+        '--ssh-cmd',
+        fakeSshScript,
+        '--base',
+        base,
+        '--restart-cmd',
+        `bash ${supervisorScript} "$DEPLOY_BASE" ${port}`,
+        '--active-cmd',
+        '',
+        '--ready-url',
+        `http://127.0.0.1:${port}/health/ready`,
+        '--install-cmd',
+        'true',
+        '--attempts',
+        '100',
+        '--interval',
+        '0.1',
+        '--timeout',
+        '1',
+      ],
+      sshEnv({ VPS_PORT: '2222', VPS_SSH_KNOWN_HOSTS: knownHosts, VPS_SSH_KEY: clientKey }),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('host key of [127.0.0.1]:2222: from VPS_SSH_KNOWN_HOSTS');
     expect(result.stdout).toContain('deployed 20250101000001-abcdef0');
@@ -129,10 +188,26 @@ describe('deploy.sh over SSH', () => {
     writeFileSync(scanner, `#!/usr/bin/env bash\necho "# $*"\necho "127.0.0.1 ${hostKey}"\n`);
     chmodSync(scanner, 0o755);
     const artifact = makeArtifact(work, 'a', 'ready');
-    const result = await runScript(deployScript, [
-      '--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--keyscan-cmd', scanner,
-      '--ssh-cmd', fakeSshScript, '--base', base, '--install-cmd', 'exit 9',
-    ], sshEnv());
+    const result = await runScript(
+      deployScript,
+      [
+        '--artifact',
+        artifact,
+        '--commit',
+        'abcdef1',
+        '--ssh',
+        'deploy@127.0.0.1',
+        '--keyscan-cmd',
+        scanner,
+        '--ssh-cmd',
+        fakeSshScript,
+        '--base',
+        base,
+        '--install-cmd',
+        'exit 9',
+      ],
+      sshEnv(),
+    );
     expect(result.stdout).toContain('host key of 127.0.0.1: from the key scan');
     expect(readFileSync(`${sshLog}.known_hosts`, 'utf8')).toContain('# -p 22 -T 10 127.0.0.1');
     expect(result.code).toBe(1);
@@ -141,10 +216,11 @@ describe('deploy.sh over SSH', () => {
 
   it('prints the ssh command on a dry run and changes nothing', async () => {
     const artifact = makeArtifact(work, 'a', 'ready');
-    const result = await runScript(deployScript, [
-      '--dry-run', '--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--port', '2222',
-      '--ssh-cmd', fakeSshScript,
-    ], sshEnv({ VPS_SSH_KNOWN_HOSTS: `[127.0.0.1]:2222 ${hostKey}` }));
+    const result = await runScript(
+      deployScript,
+      ['--dry-run', '--artifact', artifact, '--commit', 'abcdef1', '--ssh', 'deploy@127.0.0.1', '--port', '2222', '--ssh-cmd', fakeSshScript],
+      sshEnv({ VPS_SSH_KNOWN_HOSTS: `[127.0.0.1]:2222 ${hostKey}` }),
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/ssh: .* -p 2222 -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=\S+known_hosts/);
     expect(result.stdout).toContain("'--local' '/srv/notification-pipeline'");
@@ -155,13 +231,32 @@ describe('deploy.sh over SSH', () => {
   it('rolls back by hand over ssh', async () => {
     const port = await freePort();
     const common = [
-      '--ssh', 'deploy@127.0.0.1', '--ssh-cmd', fakeSshScript, '--base', base,
-      '--restart-cmd', `bash ${supervisorScript} "$DEPLOY_BASE" ${port}`, '--active-cmd', '',
-      '--ready-url', `http://127.0.0.1:${port}/health/ready`, '--install-cmd', 'true',
-      '--attempts', '100', '--interval', '0.1', '--timeout', '1',
+      '--ssh',
+      'deploy@127.0.0.1',
+      '--ssh-cmd',
+      fakeSshScript,
+      '--base',
+      base,
+      '--restart-cmd',
+      `bash ${supervisorScript} "$DEPLOY_BASE" ${port}`,
+      '--active-cmd',
+      '',
+      '--ready-url',
+      `http://127.0.0.1:${port}/health/ready`,
+      '--install-cmd',
+      'true',
+      '--attempts',
+      '100',
+      '--interval',
+      '0.1',
+      '--timeout',
+      '1',
     ];
     const env = sshEnv({ VPS_SSH_KNOWN_HOSTS: `127.0.0.1 ${hostKey}` });
-    for (const [label, stamp] of [['a', '20250101000001'], ['b', '20250101000002']]) {
+    for (const [label, stamp] of [
+      ['a', '20250101000001'],
+      ['b', '20250101000002'],
+    ]) {
       const artifact = makeArtifact(work, label, 'ready');
       const result = await runScript(deployScript, ['--artifact', artifact, '--commit', 'abcdef1', '--timestamp', stamp, ...common], env);
       expect(result.code, result.stderr).toBe(0);

@@ -25,7 +25,13 @@ describe('start.sh', () => {
   };
 
   it('caps the heap at 40 % of MemTotal by default and runs core/main.ts', async () => {
-    const result = await runScript(startScript, ['--print'], { NP_NODE: process.execPath, NP_MEMINFO: meminfo, NP_MEMORY_MAX: noCgroupLimit, NP_HEAP_PERCENT: '', NP_HEAP_MIB: '' });
+    const result = await runScript(startScript, ['--print'], {
+      NP_NODE: process.execPath,
+      NP_MEMINFO: meminfo,
+      NP_MEMORY_MAX: noCgroupLimit,
+      NP_HEAP_PERCENT: '',
+      NP_HEAP_MIB: '',
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(`${process.execPath} --max-semi-space-size=32 --max-old-space-size=4096 core/main.ts`);

@@ -57,9 +57,10 @@ export async function startChatServerDouble(token = 'chat-token-0123456789'): Pr
     failNext: (status, times = 1) => {
       for (let i = 0; i < times; i += 1) faults.push(status);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

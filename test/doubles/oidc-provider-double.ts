@@ -29,7 +29,9 @@ export async function startOidcProviderDouble(redirectUri: string): Promise<Oidc
   const clientId = 'notification-console';
   const clientSecret = 'console-secret-0123456789abcdef';
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      { client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
     claims: { openid: ['sub'], profile: ['preferred_username', 'name'], roles: ['roles'] },
     scopes: ['openid', 'profile', 'roles', 'email'],
     conformIdTokenClaims: false,
@@ -46,7 +48,12 @@ export async function startOidcProviderDouble(redirectUri: string): Promise<Oidc
     issuer,
     clientId,
     clientSecret,
-    env: { Console__Oidc__Issuer: issuer, Console__Oidc__ClientId: clientId, Console__Oidc__ClientSecret: clientSecret, Console__Oidc__AdminRole: OIDC_ADMIN_ROLE },
+    env: {
+      Console__Oidc__Issuer: issuer,
+      Console__Oidc__ClientId: clientId,
+      Console__Oidc__ClientSecret: clientSecret,
+      Console__Oidc__AdminRole: OIDC_ADMIN_ROLE,
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

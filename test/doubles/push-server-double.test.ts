@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, errors, request } from 'undici';
-import {
-  DEFAULT_PUBLISHER_TOKEN, startPushServerDouble, type PushServerDouble, type PushServerDoubleOptions,
-} from './push-server-double.ts';
+import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble, type PushServerDouble, type PushServerDoubleOptions } from './push-server-double.ts';
 
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
 const AUTH = { authorization: `Bearer ${DEFAULT_PUBLISHER_TOKEN}` };
@@ -17,11 +15,24 @@ afterAll(async () => {
   await agent.close();
 });
 
-interface Reply { status: number; contentType: string; text: string; json: Record<string, unknown> }
+interface Reply {
+  status: number;
+  contentType: string;
+  text: string;
+  json: Record<string, unknown>;
+}
 
-async function call(method: string, path: string, opts: { body?: string; headers?: Record<string, string>; on?: PushServerDouble; signal?: AbortSignal } = {}): Promise<Reply> {
+async function call(
+  method: string,
+  path: string,
+  opts: { body?: string; headers?: Record<string, string>; on?: PushServerDouble; signal?: AbortSignal } = {},
+): Promise<Reply> {
   const res = await request((opts.on ?? double).baseUrl + path, {
-    method: method as 'POST', body: opts.body, headers: opts.headers, dispatcher: agent, signal: opts.signal,
+    method: method as 'POST',
+    body: opts.body,
+    headers: opts.headers,
+    dispatcher: agent,
+    signal: opts.signal,
   });
   const text = await res.body.text();
   const first = text.split('\n')[0];
@@ -53,12 +64,29 @@ function expectError(r: Reply, http: number, code: number, error?: string): void
 describe('JSON publish', () => {
   it('answers 200 with the ntfy message object', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const r = await publish({ topic: 'alerts', message: 'Water off', title: 'Outage', tags: ['warning', 'water'], priority: 4, click: 'https://example.com/o/1', sequence_id: 'outage-1' });
+    const r = await publish({
+      topic: 'alerts',
+      message: 'Water off',
+      title: 'Outage',
+      tags: ['warning', 'water'],
+      priority: 4,
+      click: 'https://example.com/o/1',
+      sequence_id: 'outage-1',
+    });
     expect(r.status).toBe(200);
     expect(r.contentType).toBe('application/json');
     expect(r.json).toEqual({
-      id: expect.stringMatching(/^[A-Za-z0-9]{12}$/), sequence_id: 'outage-1', time: expect.any(Number), expires: (r.json.time as number) + 43_200,
-      event: 'message', topic: 'alerts', title: 'Outage', message: 'Water off', priority: 4, tags: ['warning', 'water'], click: 'https://example.com/o/1',
+      id: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
+      sequence_id: 'outage-1',
+      time: expect.any(Number),
+      expires: (r.json.time as number) + 43_200,
+      event: 'message',
+      topic: 'alerts',
+      title: 'Outage',
+      message: 'Water off',
+      priority: 4,
+      tags: ['warning', 'water'],
+      click: 'https://example.com/o/1',
     });
     expect(r.json.time).toBeGreaterThanOrEqual(before);
   });
@@ -71,7 +99,14 @@ describe('JSON publish', () => {
   });
 
   it('is strict about types: 400 40024', async () => {
-    for (const body of [{ topic: 'alerts', priority: '4' }, { topic: 'alerts', cache: false }, { topic: 'alerts', tags: 'a,b' }, { topic: 'alerts', markdown: 'yes' }, [1], '{"topic":']) {
+    for (const body of [
+      { topic: 'alerts', priority: '4' },
+      { topic: 'alerts', cache: false },
+      { topic: 'alerts', tags: 'a,b' },
+      { topic: 'alerts', markdown: 'yes' },
+      [1],
+      '{"topic":',
+    ]) {
       expectError(await publish(body), 400, 40024, 'invalid request: request body must be valid JSON');
     }
     expect(double.allMessages()).toHaveLength(0);
@@ -110,7 +145,10 @@ describe('JSON publish', () => {
 
 describe('header publish, clear and delete', () => {
   it('takes the message from the body and metadata from headers or the path', async () => {
-    const r = await call('POST', '/alerts', { body: 'Gas restored', headers: { ...AUTH, 'x-title': 'Gas', 'x-priority': 'high', 'x-tags': 'fire,,gas ', 'x-sequence-id': 'gas-7' } });
+    const r = await call('POST', '/alerts', {
+      body: 'Gas restored',
+      headers: { ...AUTH, 'x-title': 'Gas', 'x-priority': 'high', 'x-tags': 'fire,,gas ', 'x-sequence-id': 'gas-7' },
+    });
     expect(r.json).toMatchObject({ topic: 'alerts', message: 'Gas restored', title: 'Gas', priority: 4, tags: ['fire', 'gas'], sequence_id: 'gas-7' });
     expect((await call('POST', '/alerts/gas-8', { body: 'x', headers: AUTH })).json.sequence_id).toBe('gas-8');
     expectError(await call('POST', '/alerts/bad.sid', { body: 'x', headers: AUTH }), 400, 40049);
@@ -177,7 +215,10 @@ describe('reading back', () => {
     const poll = await call('GET', '/alerts/json?poll=1');
     expect(poll.status).toBe(200);
     expect(poll.contentType).toBe('application/x-ndjson; charset=utf-8');
-    const lines = poll.text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = poll.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual(sent.map((s) => s.json));
     expect(lines.map((l) => l.sequence_id)).toEqual(['s-1', 's-2', 's-3']);
     expect(double.messages('alerts').map((m) => m.sequence_id)).toEqual(['s-1', 's-2', 's-3']);

@@ -58,6 +58,8 @@ export interface PushServerDouble {
   readonly requestCount: number;
   /** Message publish requests received (before any check). */
   readonly publishRequestCount: number;
+  /** Publishes held by delayNext that have not yet landed (stored and answered, or their client gone). */
+  readonly delayedPublishes: number;
   /** Stored messages whose text was over the message limit. */
   readonly oversizeMessages: number;
   /** Stored `message` events of a topic, in publish order. */
@@ -145,9 +147,18 @@ export async function startPushServerDouble(options: PushServerDoubleOptions = {
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    get requestCount() { return requestCount; },
-    get publishRequestCount() { return publishRequestCount; },
-    get oversizeMessages() { return ntfy.oversizeMessages; },
+    get requestCount() {
+      return requestCount;
+    },
+    get publishRequestCount() {
+      return publishRequestCount;
+    },
+    get delayedPublishes() {
+      return waiting.size;
+    },
+    get oversizeMessages() {
+      return ntfy.oversizeMessages;
+    },
     messages: (topic) => onlyMessages(ntfy.storedIn(topic)),
     allMessages: () => onlyMessages(ntfy.stored()),
     events: (topic) => ntfy.storedIn(topic).map((e) => e.message),

@@ -19,9 +19,7 @@ export interface ReceivedEmail extends ParsedEmail {
   readonly user: string | undefined;
 }
 
-export type SmtpFault =
-  | { kind: 'reject'; code: number; message?: string }
-  | { kind: 'hang' };
+export type SmtpFault = { kind: 'reject'; code: number; message?: string } | { kind: 'hang' };
 
 export interface SmtpDouble {
   readonly host: string;

@@ -90,23 +90,28 @@ async function streamHugeAnswer(response: ServerResponse, bytes: number, content
   sent.finished = false;
   const head = '{"outages":[';
   const tail = ']}';
-  const item = (n: number) => JSON.stringify({ id: `HUGE-${String(n).padStart(9, '0')}`, feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null });
+  const item = (n: number) =>
+    JSON.stringify({ id: `HUGE-${String(n).padStart(9, '0')}`, feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null });
   const itemBytes = Buffer.byteLength(item(0)) + 1;
   const count = Math.max(1, Math.floor((bytes - head.length - tail.length) / itemBytes));
   let gone = false;
   response.on('close', () => (gone = true));
-  response.writeHead(200, { 'content-type': 'application/json', ...(contentLength ? { 'content-length': String(head.length + tail.length + count * itemBytes - 1) } : {}) });
+  response.writeHead(200, {
+    'content-type': 'application/json',
+    ...(contentLength ? { 'content-length': String(head.length + tail.length + count * itemBytes - 1) } : {}),
+  });
   const write = async (text: string) => {
     sent.bytes += Buffer.byteLength(text);
-    if (!response.write(text)) await new Promise<void>((resolve) => {
-      const done = () => {
-        response.off('drain', done);
-        response.off('close', done);
-        resolve();
-      };
-      response.on('drain', done);
-      response.on('close', done);
-    });
+    if (!response.write(text))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          response.off('drain', done);
+          response.off('close', done);
+          resolve();
+        };
+        response.on('drain', done);
+        response.on('close', done);
+      });
   };
   await write(head);
   const perChunk = Math.max(1, Math.floor(65_536 / itemBytes));

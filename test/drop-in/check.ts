@@ -5,12 +5,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../core/paths.ts';
 import { THIRD_PARTY_DIR, THIRD_PARTY_PLUGINS } from '../helpers/third-party.ts';
+import { testFilesOf, testsThatSeeEveryPlugin } from './selection.ts';
 
 /**
- * The drop-in check (contracts §14), the second half of `npm test`: a
- * scratch copy of the project with the third-party feed and target
- * (test/fixtures/third-party) copied into its plugins/, and no other
- * change, must pass the whole suite again. Nested runs skip it
+ * The drop-in check, the second half of `npm test`: a scratch copy of the
+ * project with the third-party feed and target (test/fixtures/third-party)
+ * copied into its plugins/, and no other change, must pass again every
+ * test that sees every installed plugin (test/drop-in/selection.ts: the
+ * apps and processes on plugins/ as the service finds it, the walks of
+ * the tree, the dropped-in plugins' own tests); the others have the same
+ * inputs with the folders added as without them. Nested runs skip it
  * (NP_DROP_IN is set in the copy).
  */
 if (process.env.NP_DROP_IN === '1') process.exit(0);
@@ -38,10 +42,15 @@ try {
   }
   symlinkSync(path.join(projectRoot, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
   for (const folder of THIRD_PARTY_PLUGINS) cpSync(path.join(THIRD_PARTY_DIR, folder), path.join(scratch, 'plugins', folder), { recursive: true });
-  process.stdout.write(`\ndrop-in check: the suite again, with ${THIRD_PARTY_PLUGINS.join(' and ')} dropped into plugins/ of a copy (${scratch})\n\n`);
+  const testFiles = testFilesOf(scratch);
+  const selected = testsThatSeeEveryPlugin(scratch, testFiles, THIRD_PARTY_PLUGINS);
+  process.stdout.write(
+    `\ndrop-in check: with ${THIRD_PARTY_PLUGINS.join(' and ')} dropped into plugins/ of a copy (${scratch}), ` +
+      `the ${selected.length} of ${testFiles.length} test files that see every installed plugin again\n\n`,
+  );
   const vitest = path.join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs');
   code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [vitest, 'run'], { cwd: scratch, stdio: 'inherit', env: { ...process.env, NP_DROP_IN: '1' } });
+    const child = spawn(process.execPath, [vitest, 'run', ...selected], { cwd: scratch, stdio: 'inherit', env: { ...process.env, NP_DROP_IN: '1' } });
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
 } finally {

@@ -9,10 +9,24 @@ const BASE = 'https://alerts.example.org';
 const POWER_ATOM = '/api/notification-feeds/utility.power-outages/atom.xml';
 const PLANNED_ATOM = '/api/notification-feeds/utility.scheduled-outages/atom.xml';
 const outage = (id: string, feeder: string, areas: string[], timeRestored: string | null = null) => ({
-  id, feeder, areas, timeOff: '2026-11-22T08:15:00+05:30', timeRestored, cause: 'Fallen line', customersAffected: 1200,
+  id,
+  feeder,
+  areas,
+  timeOff: '2026-11-22T08:15:00+05:30',
+  timeRestored,
+  cause: 'Fallen line',
+  customersAffected: 1200,
 });
 const planned = (patch: Record<string, unknown> = {}) => ({
-  id: 'SO-77', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled', ...patch,
+  id: 'SO-77',
+  date: '2026-11-24',
+  start: '09:00',
+  end: '17:00',
+  feeder: 'F3',
+  areas: ['Gampola'],
+  reason: 'Maintenance',
+  status: 'scheduled',
+  ...patch,
 });
 
 interface AtomText {
@@ -29,7 +43,12 @@ interface AtomEntry {
 /** What a reader shows of an Atom text construct of type="html": the markup decoded, line breaks as newlines. */
 const htmlText = (node: AtomText) => {
   expect(node['@_type']).toBe('html');
-  return node['#text'].replace(/<br\/>\n?/g, '\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return node['#text']
+    .replace(/<br\/>\n?/g, '\n')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 };
 const atomParser = new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (name) => name === 'entry' || name === 'link' });
 function parseAtom(xml: string): { id: string; title: string; updated: string; entries: AtomEntry[] } {
@@ -93,7 +112,7 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
     await service?.close();
   });
 
-  it('lists a feed\'s events newest first, each linking its CAP document', async () => {
+  it("lists a feed's events newest first, each linking its CAP document", async () => {
     const response = await get(POWER_ATOM);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
@@ -114,23 +133,44 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
     const [restoration, , newOutage] = (await atom(POWER_ATOM)).entries;
     const { alert } = await capAt(capLinkOf(restoration)!['@_href']);
     expect(alert).toMatchObject({ sender: 'alerts.example.org', status: 'Actual', msgType: 'Update', scope: 'Public' });
-    expect(alert.info).toMatchObject({ category: 'Infra', event: 'Power outage', urgency: 'Past', severity: 'Minor', certainty: 'Observed', headline: 'Power restored: Kandy, Peradeniya' });
+    expect(alert.info).toMatchObject({
+      category: 'Infra',
+      event: 'Power outage',
+      urgency: 'Past',
+      severity: 'Minor',
+      certainty: 'Observed',
+      headline: 'Power restored: Kandy, Peradeniya',
+    });
     expect(alert.info.area.areaDesc).toBe('Kandy, Peradeniya');
     expect(alert.info.onset).toBe('2026-11-22T02:45:00-00:00');
     const refs = referencesOf(alert);
     expect(refs).toHaveLength(1);
     const original = await referenced(refs[0]);
-    expect(original).toMatchObject({ msgType: 'Alert', info: { urgency: 'Immediate', severity: 'Moderate', certainty: 'Observed', headline: 'Power outage: Kandy, Peradeniya' } });
+    expect(original).toMatchObject({
+      msgType: 'Alert',
+      info: { urgency: 'Immediate', severity: 'Moderate', certainty: 'Observed', headline: 'Power outage: Kandy, Peradeniya' },
+    });
     expect(original.references).toBeUndefined();
     expect((await capAt(capLinkOf(newOutage)!['@_href'])).alert.identifier).toBe(original.identifier);
   });
 
   it('threads a planned outage: Updated updates its NewEntry, Cancelled cancels both', async () => {
     const entries = (await atom(PLANNED_ATOM)).entries;
-    expect(entries.map((entry) => entry.title)).toEqual(['Planned outage cancelled: Gampola', 'Planned outage changed: Gampola', 'Planned outage Tue, 24 Nov 2026: Gampola']);
+    expect(entries.map((entry) => entry.title)).toEqual([
+      'Planned outage cancelled: Gampola',
+      'Planned outage changed: Gampola',
+      'Planned outage Tue, 24 Nov 2026: Gampola',
+    ]);
     const [cancelled, updated, created] = await Promise.all(entries.map(async (entry) => (await capAt(capLinkOf(entry)!['@_href'])).alert));
     expect([created.msgType, updated.msgType, cancelled.msgType]).toEqual(['Alert', 'Update', 'Cancel']);
-    expect(created.info).toMatchObject({ event: 'Planned power outage', urgency: 'Future', severity: 'Minor', certainty: 'Likely', onset: '2026-11-24T03:30:00-00:00', expires: '2026-11-24T11:30:00-00:00' });
+    expect(created.info).toMatchObject({
+      event: 'Planned power outage',
+      urgency: 'Future',
+      severity: 'Minor',
+      certainty: 'Likely',
+      onset: '2026-11-24T03:30:00-00:00',
+      expires: '2026-11-24T11:30:00-00:00',
+    });
     expect(updated.info.expires).toBe('2026-11-24T12:30:00-00:00');
     expect(cancelled.info).toMatchObject({ urgency: 'Past', certainty: 'Unlikely' });
     expect(referencesOf(updated).map((ref) => ref.identifier)).toEqual([created.identifier]);
@@ -147,12 +187,18 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
 
   it('never publishes a private Test event, and lists an event stored twice once', async () => {
     const { publicId, manageToken } = await service.subscribe('utility.power-outages', {}, 'Mine');
-    const test = await app.inject({ method: 'POST', url: `/api/notification-subscriptions/${publicId}/test`, headers: { 'x-subscription-token': manageToken } });
+    const test = await app.inject({
+      method: 'POST',
+      url: `/api/notification-subscriptions/${publicId}/test`,
+      headers: { 'x-subscription-token': manageToken },
+    });
     expect(test.statusCode).toBe(202);
     const [testEvent] = await servicesOf(app).database.knex('notification_events').where('event_type', 'Test').pluck('id');
     expect((await get(`/api/notification-events/${testEvent}/cap.xml`)).statusCode).toBe(404);
     const announcement = {
-      feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'announcement-twice',
+      feedId: 'utility.power-outages',
+      eventType: 'ManualAnnouncement',
+      sourceKey: 'announcement-twice',
       fields: { feeders: '', areas: '', title: 'Planned maintenance window', message: 'Tonight.' },
       sourcePayload: { title: 'Planned maintenance window', message: 'Tonight.', areas: [], feeders: [] },
     };
@@ -165,12 +211,20 @@ describe('alert feeds: Atom per feed and CAP 1.2 per event', () => {
     expect(titles.filter((title) => title === 'Planned maintenance window')).toHaveLength(1);
     const [first, second] = await Promise.all(ids.map(async (id) => (await capAt(`${BASE}/api/notification-events/${id}/cap.xml`)).alert));
     expect(second.identifier).toBe(first.identifier);
-    expect(first.info).toMatchObject({ event: 'Utility announcement', urgency: 'Unknown', severity: 'Unknown', certainty: 'Unknown', area: { areaDesc: 'All areas' } });
+    expect(first.info).toMatchObject({
+      event: 'Utility announcement',
+      urgency: 'Unknown',
+      severity: 'Unknown',
+      certainty: 'Unknown',
+      area: { areaDesc: 'All areas' },
+    });
   });
 
   it('keeps the latest 50 events, and answers 304 to a current copy', async () => {
     const many = Array.from({ length: 55 }, (_, i) => ({
-      feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: `announcement-${i}`,
+      feedId: 'utility.power-outages',
+      eventType: 'ManualAnnouncement',
+      sourceKey: `announcement-${i}`,
       fields: { feeders: '', areas: 'Matara', title: `Notice ${i}`, message: 'm' },
       sourcePayload: { title: `Notice ${i}`, message: 'm', areas: ['Matara'], feeders: [] },
     }));

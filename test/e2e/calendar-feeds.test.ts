@@ -10,7 +10,15 @@ import { servicesOf } from '../../core/app.ts';
 const MONITOR = 'utility-scheduled-outages.monitor';
 const CALENDAR = '/api/notification-feeds/utility.scheduled-outages/calendar.ics';
 const planned = (patch: Record<string, unknown> = {}) => ({
-  id: 'SO-77', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled', ...patch,
+  id: 'SO-77',
+  date: '2026-11-24',
+  start: '09:00',
+  end: '17:00',
+  feeder: 'F3',
+  areas: ['Gampola'],
+  reason: 'Maintenance',
+  status: 'scheduled',
+  ...patch,
 });
 const kandy = planned({ id: 'SO-80', date: '2026-11-26', feeder: 'F9', areas: ['Kandy', 'Peradeniya'] });
 const uidsOf = (text: string) => parseWithIcalJs(text).events.map((event) => event.uid);
@@ -29,7 +37,12 @@ describe('the calendar of planned outages (ICS), in Asia/Colombo (+05:30)', () =
 
   beforeAll(async () => {
     service = await startOutageFeedsApp(
-      { PublicBaseUrl: 'https://alerts.example.org/', ScheduledOutages__Enabled: 'true', ScheduledOutages__PollingIntervalSeconds: '3600', ScheduledOutages__TimeZone: 'Asia/Colombo' },
+      {
+        PublicBaseUrl: 'https://alerts.example.org/',
+        ScheduledOutages__Enabled: 'true',
+        ScheduledOutages__PollingIntervalSeconds: '3600',
+        ScheduledOutages__TimeZone: 'Asia/Colombo',
+      },
       () => clock,
     );
     ({ app, feed, started } = service);
@@ -42,7 +55,7 @@ describe('the calendar of planned outages (ICS), in Asia/Colombo (+05:30)', () =
     await service?.close();
   });
 
-  it('serves every planned outage as text/calendar, times in the feed\'s zone, readable by ical.js and node-ical alike', async () => {
+  it("serves every planned outage as text/calendar, times in the feed's zone, readable by ical.js and node-ical alike", async () => {
     const response = await get(CALENDAR);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
@@ -52,8 +65,26 @@ describe('the calendar of planned outages (ICS), in Asia/Colombo (+05:30)', () =
     const { events, name } = parseWithIcalJs(response.body);
     expect(name).toBe('Scheduled outages');
     expect(events.map((e) => [e.uid, e.tzid, e.utcOffsetSeconds, e.start.toISOString(), e.end.toISOString(), e.sequence, e.status, e.summary])).toEqual([
-      ['SO-77@alerts.example.org', 'Asia/Colombo', 19_800, '2026-11-24T03:30:00.000Z', '2026-11-24T11:30:00.000Z', 0, 'CONFIRMED', 'Planned power outage: Gampola'],
-      ['SO-80@alerts.example.org', 'Asia/Colombo', 19_800, '2026-11-26T03:30:00.000Z', '2026-11-26T11:30:00.000Z', 0, 'CONFIRMED', 'Planned power outage: Kandy, Peradeniya'],
+      [
+        'SO-77@alerts.example.org',
+        'Asia/Colombo',
+        19_800,
+        '2026-11-24T03:30:00.000Z',
+        '2026-11-24T11:30:00.000Z',
+        0,
+        'CONFIRMED',
+        'Planned power outage: Gampola',
+      ],
+      [
+        'SO-80@alerts.example.org',
+        'Asia/Colombo',
+        19_800,
+        '2026-11-26T03:30:00.000Z',
+        '2026-11-26T11:30:00.000Z',
+        0,
+        'CONFIRMED',
+        'Planned power outage: Kandy, Peradeniya',
+      ],
     ]);
     expect(events[1]).toMatchObject({ location: 'Kandy, Peradeniya', description: 'Reason: Maintenance\nFeeder: F9' });
     const imported = parseWithNodeIcal(response.body);
@@ -144,10 +175,18 @@ describe('the calendar of planned outages (ICS), in Asia/Colombo (+05:30)', () =
     ['a wrong manage token', '/api/notification-subscriptions/SUBSCRIPTION/calendar.ics?token=wrong', 403, /token/],
     ['an unknown subscription', '/api/notification-subscriptions/nope/calendar.ics?token=x', 404, /nope/],
     ['a subscription id that cannot be one', '/api/notification-subscriptions/not%20an%20id/calendar.ics?token=x', 400, /params\/publicId/],
-    ['a subscription to a feed without a calendar', '/api/notification-subscriptions/POWER/calendar.ics?token=POWER_TOKEN', 404, /utility\.power-outages publishes no calendar/],
+    [
+      'a subscription to a feed without a calendar',
+      '/api/notification-subscriptions/POWER/calendar.ics?token=POWER_TOKEN',
+      404,
+      /utility\.power-outages publishes no calendar/,
+    ],
   ])('refuses %s with a clear error, never a 500', async (_name, url, status, message) => {
     const response = await get(
-      url.replace('SUBSCRIPTION', subscription.publicId).replace('POWER_TOKEN', encodeURIComponent(powerSubscription.manageToken)).replace('POWER', powerSubscription.publicId),
+      url
+        .replace('SUBSCRIPTION', subscription.publicId)
+        .replace('POWER_TOKEN', encodeURIComponent(powerSubscription.manageToken))
+        .replace('POWER', powerSubscription.publicId),
     );
     expect(response.statusCode, response.body).toBe(status);
     expect(response.json().message).toMatch(message);
@@ -160,7 +199,12 @@ describe('a feed whose list of planned outages becomes empty', () => {
 
   beforeAll(async () => {
     service = await startOutageFeedsApp(
-      { PublicBaseUrl: 'https://alerts.example.org/', ScheduledOutages__Enabled: 'true', ScheduledOutages__PollingIntervalSeconds: '3600', ScheduledOutages__TimeZone: 'Asia/Colombo' },
+      {
+        PublicBaseUrl: 'https://alerts.example.org/',
+        ScheduledOutages__Enabled: 'true',
+        ScheduledOutages__PollingIntervalSeconds: '3600',
+        ScheduledOutages__TimeZone: 'Asia/Colombo',
+      },
       () => clock,
     );
   });

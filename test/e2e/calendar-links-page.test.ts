@@ -8,7 +8,7 @@ const chromiumPath = findChromium();
 /** Waits for what a busy machine may take a while to show; not a timing assertion. */
 const SLOW = { timeout: 20_000 };
 
-describe.skipIf(!chromiumPath)('the pages offer a subscription\'s calendar, in Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(!chromiumPath)("the pages offer a subscription's calendar, in Chromium", { timeout: 90_000 }, () => {
   let service: OutageFeedsApp;
   let baseUrl: string;
   let browser: Browser;
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumPath)('the pages offer a subscription\'s calendar, in C
     await service?.close();
   });
 
-  it('the manage page links the calendar as webcal:// and shows the address, which serves the subscription\'s outages', async () => {
+  it("the manage page links the calendar as webcal:// and shows the address, which serves the subscription's outages", async () => {
     const { publicId, manageToken } = await create('utility.scheduled-outages');
     const page = await open(`/manage/${publicId}#token=${encodeURIComponent(manageToken)}`);
     const link = page.getByRole('link', { name: 'Add to my calendar' });

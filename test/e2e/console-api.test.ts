@@ -21,12 +21,13 @@ describe('the operator console API', () => {
   let feed: UtilityFeedDouble;
   let push: PushServerDouble;
   let started: TestApp;
-  const env = () => e2eEnv(feed, push, {
-    PowerOutages__Enabled: 'true',
-    PowerOutages__PollingIntervalSeconds: '3600',
-    PublicBaseUrl: 'https://alerts.example.org',
-    NotificationPipeline__HoldAboveSubscriptions: String(HOLD_ABOVE),
-  });
+  const env = () =>
+    e2eEnv(feed, push, {
+      PowerOutages__Enabled: 'true',
+      PowerOutages__PollingIntervalSeconds: '3600',
+      PublicBaseUrl: 'https://alerts.example.org',
+      NotificationPipeline__HoldAboveSubscriptions: String(HOLD_ABOVE),
+    });
   const start = async () => {
     started = await startTestApp({ database, pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push']), env: env() });
     await servicesOf(started.app).workers.runNow(MONITOR);
@@ -38,9 +39,16 @@ describe('the operator console API', () => {
     database = await provisionDatabase(await preferredKind());
     [feed, push] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble()]);
     await start();
-    for (const [area, n] of [['Kandy', 2], ['Galle', 3]] as const) {
+    for (const [area, n] of [
+      ['Kandy', 2],
+      ['Galle', 3],
+    ] as const) {
       for (let i = 0; i < n; i++) {
-        const response = await app().inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: `${area} ${i}`, feedId: 'utility.power-outages', filter: { locationKeywords: [area] }, delivery: { provider: 'Push' } } });
+        const response = await app().inject({
+          method: 'POST',
+          url: '/api/notification-subscriptions',
+          payload: { displayName: `${area} ${i}`, feedId: 'utility.power-outages', filter: { locationKeywords: [area] }, delivery: { provider: 'Push' } },
+        });
         expect(response.statusCode).toBe(201);
       }
     }
@@ -56,7 +64,7 @@ describe('the operator console API', () => {
     const signIn = await app().inject({ method: 'POST', url: '/console/api/session', payload: { token: jwtFor(E2E_JWT_SECRET, claims) } });
     expect(signIn.statusCode, signIn.body).toBe(200);
     const cookie = signIn.cookies.find((c) => c.name === 'np_console')!;
-    const me = await app().inject({ method: "GET", url: "/console/api/me", headers: { cookie: `np_console=${encodeURIComponent(cookie.value)}` } });
+    const me = await app().inject({ method: 'GET', url: '/console/api/me', headers: { cookie: `np_console=${encodeURIComponent(cookie.value)}` } });
     // The session cookie as the browser would hold it after /me (which may set it again).
     const latest = me.cookies.find((c) => c.name === 'np_console') ?? cookie;
     return { raw: cookie, cookie: `np_console=${encodeURIComponent(latest.value)}`, csrf: me.json().csrfToken as string, me: me.json() };
@@ -89,18 +97,48 @@ describe('the operator console API', () => {
     const body = { feedId: 'utility.power-outages', title: 'x', message: 'y' };
     const noCsrf = await app().inject({ method: 'POST', url: '/console/api/announcements/preview', headers: { cookie }, payload: body });
     expect(noCsrf.statusCode).toBe(403);
-    const wrongCsrf = await app().inject({ method: 'POST', url: '/console/api/announcements/preview', headers: { cookie, 'x-csrf-token': 'forged' }, payload: body });
+    const wrongCsrf = await app().inject({
+      method: 'POST',
+      url: '/console/api/announcements/preview',
+      headers: { cookie, 'x-csrf-token': 'forged' },
+      payload: body,
+    });
     expect(wrongCsrf.statusCode).toBe(403);
   });
 
-  it('previews an announcement with the pipeline\'s own matching, sends nothing until confirmed, then sends to exactly those', async () => {
+  it("previews an announcement with the pipeline's own matching, sends nothing until confirmed, then sends to exactly those", async () => {
     const { cookie, csrf } = await session();
     const headers = { cookie, 'x-csrf-token': csrf };
-    const body = { feedId: 'utility.power-outages', title: 'Storm warning', message: 'Expect outages tonight.', areas: ['Galle'] };
+    // The form shows the feed's own filter fields; the announcement names whom it is about by field id.
+    const announcers = (await app().inject({ method: 'GET', url: '/console/api/announcers', headers: { cookie } })).json();
+    expect(
+      announcers
+        .find((feed: { id: string }) => feed.id === 'utility.power-outages')
+        .filterFields.map((field: { id: string; label: string }) => [field.id, field.label]),
+    ).toEqual([
+      ['locationKeywords', 'Areas'],
+      ['feeders', 'Feeders'],
+      ['keywords', 'Keywords'],
+    ]);
+    const body = { feedId: 'utility.power-outages', title: 'Storm warning', message: 'Expect outages tonight.', fields: { locationKeywords: ['Galle'] } };
     const preview = await app().inject({ method: 'POST', url: '/console/api/announcements/preview', headers, payload: body });
     expect(preview.statusCode, preview.body).toBe(200);
+    // As the console sent it before fields (areas), it reaches the same subscriptions; a field the feed lacks is a 400 naming it.
+    const older = await app().inject({
+      method: 'POST',
+      url: '/console/api/announcements/preview',
+      headers,
+      payload: { ...body, fields: undefined, areas: ['Galle'] },
+    });
+    expect(older.json()).toEqual(preview.json());
+    const unknown = await app().inject({ method: 'POST', url: '/console/api/announcements/preview', headers, payload: { ...body, fields: { route: ['12'] } } });
+    expect([unknown.statusCode, unknown.json().message]).toEqual([
+      400,
+      expect.stringMatching(/^body\/fields\/route: utility.power-outages has no filter field route/),
+    ]);
     // The system topic has no filter: it is reached too.
-    expect(preview.json()).toEqual({ subscriptions: 4, byProvider: { Push: 4 } });
+    // Push has no rate and has sent nothing lately: no estimate yet.
+    expect(preview.json()).toEqual({ subscriptions: 4, byProvider: { Push: 4 }, estimatedSeconds: { Push: null } });
     expect(push.allMessages().filter((m) => m.title === 'Storm warning')).toHaveLength(0);
     const unconfirmed = await app().inject({ method: 'POST', url: '/console/api/announcements', headers, payload: body });
     expect(unconfirmed.statusCode).toBe(400);
@@ -109,7 +147,11 @@ describe('the operator console API', () => {
     expect(sent.json().matchedSubscriptionCount).toBe(preview.json().subscriptions);
     expect(push.allMessages().filter((m) => m.title === 'Storm warning')).toHaveLength(4);
     const audit = (await app().inject({ method: 'GET', url: '/console/api/audit', headers: { cookie } })).json().entries;
-    expect(audit[0]).toMatchObject({ actor: 'token:ops', action: 'announcement sent', detail: { feedId: 'utility.power-outages', title: 'Storm warning', areas: 'Galle' } });
+    expect(audit[0]).toMatchObject({
+      actor: 'token:ops',
+      action: 'announcement sent',
+      detail: { feedId: 'utility.power-outages', title: 'Storm warning', Areas: 'Galle' },
+    });
   });
 
   it('holds an event that would reach more than the threshold (nothing delivered), across a restart; released once, by one operator', async () => {
@@ -127,7 +169,9 @@ describe('the operator console API', () => {
     await start();
     const { cookie, csrf } = await session({ sub: 'night-shift', role: 'admin' });
     const events = (await app().inject({ method: 'GET', url: '/console/api/events', headers: { cookie } })).json();
-    expect(events.held).toEqual([expect.objectContaining({ id: Number(held.id), hold: { status: 'held', count: 6, decidedBy: null }, matched: 0 })]);
+    expect(events.held).toEqual([
+      expect.objectContaining({ id: Number(held.id), hold: { status: 'held', count: 6, byProvider: { Push: 6 }, decidedBy: null }, matched: 0 }),
+    ]);
 
     const headers = { cookie, 'x-csrf-token': csrf };
     const [first, second] = await Promise.all([
@@ -135,13 +179,20 @@ describe('the operator console API', () => {
       app().inject({ method: 'POST', url: `/console/api/events/${held.id}/release`, headers }),
     ]);
     expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
-    await expect.poll(async () => {
-      await servicesOf(app()).dispatcher.settle();
-      return push.allMessages().filter((m) => m.title === 'Power outage: Kandy, Galle').length;
-    }, { timeout: 20_000 }).toBe(6);
+    await expect
+      .poll(
+        async () => {
+          await servicesOf(app()).dispatcher.settle();
+          return push.allMessages().filter((m) => m.title === 'Power outage: Kandy, Galle').length;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(6);
     expect((await app().inject({ method: 'POST', url: `/console/api/events/${held.id}/discard`, headers })).statusCode).toBe(409);
     const audit = (await app().inject({ method: 'GET', url: '/console/api/audit', headers: { cookie } })).json().entries;
-    expect(audit.filter((entry: { action: string }) => entry.action === 'release held event')).toEqual([expect.objectContaining({ actor: 'token:night-shift', detail: { eventId: Number(held.id) } })]);
+    expect(audit.filter((entry: { action: string }) => entry.action === 'release held event')).toEqual([
+      expect.objectContaining({ actor: 'token:night-shift', detail: { eventId: Number(held.id) } }),
+    ]);
   });
 
   it('a discarded held event is never delivered', async () => {

@@ -50,7 +50,8 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     const page = await context.newPage();
     // Ours only: the provider's development login pages load fonts from the internet this machine cannot reach.
     page.on('console', (message) => {
-      if (message.type() === 'error' && message.location().url.startsWith(baseUrl) && !/status of 40[13]/.test(message.text())) problems.push(`${message.location().url}: ${message.text()}`);
+      if (message.type() === 'error' && message.location().url.startsWith(baseUrl) && !/status of 40[13]/.test(message.text()))
+        problems.push(`${message.location().url}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${baseUrl}${path}`);
@@ -86,12 +87,22 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     started = await startTestApp({
       database,
       pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push']),
-      env: e2eEnv(feed, push, { ...oidc.env, PublicBaseUrl: baseUrl, PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', NotificationPipeline__HoldAboveSubscriptions: '2' }),
+      env: e2eEnv(feed, push, {
+        ...oidc.env,
+        PublicBaseUrl: baseUrl,
+        PowerOutages__Enabled: 'true',
+        PowerOutages__PollingIntervalSeconds: '3600',
+        NotificationPipeline__HoldAboveSubscriptions: '2',
+      }),
     });
     await started.app.listen({ host: '127.0.0.1', port });
     await servicesOf(started.app).workers.runNow(MONITOR);
     for (const area of ['Kandy', 'Kandy', 'Galle']) {
-      await started.app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: area, feedId: 'utility.power-outages', filter: { locationKeywords: [area] }, delivery: { provider: 'Push' } } });
+      await started.app.inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName: area, feedId: 'utility.power-outages', filter: { locationKeywords: [area] }, delivery: { provider: 'Push' } },
+      });
     }
     browser = await launchChromium(chromiumPath!);
   });
@@ -135,14 +146,19 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     feed.setPowerOutages([{ id: 'PO-ALL', feeder: 'F1', areas: ['Kandy', 'Galle'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
     await servicesOf(started.app).workers.runNow(MONITOR, { force: true });
     await page.reload();
-    await expect.poll(() => page.locator('#held-list').textContent(), SLOW).toContain('would reach at least 4 subscriptions');
+    await expect.poll(() => page.locator('#held-list').textContent(), SLOW).toContain('would reach at least 4 subscriptions (Push notification: 4,');
+    // Each channel's lane, in people's words.
+    expect(await page.locator('#lanes-table tbody').textContent()).toContain('Push notification');
+    expect(await page.locator('#lanes-table tbody').textContent()).toContain('Sending');
     await shoot(page, 'overview');
 
     await page.getByLabel('Title').fill('Storm warning');
     await page.getByLabel('Message').fill('Expect outages tonight.');
     await page.getByLabel('Areas').fill('Kandy');
     await page.getByRole('button', { name: 'Preview' }).click();
-    await expect.poll(() => page.locator('#preview-words').textContent(), SLOW).toBe('Will notify 3 subscriptions (Push 3). Nothing is sent until you confirm.');
+    await expect
+      .poll(() => page.locator('#preview-words').textContent(), SLOW)
+      .toBe('Will notify 3 subscriptions (Push notification: 3, no estimate yet). Nothing is sent until you confirm.');
     expect(push.allMessages().filter((m) => m.title === 'Storm warning')).toHaveLength(0);
     await shoot(page, 'preview');
     await page.getByRole('button', { name: 'Confirm and send' }).click();
@@ -153,8 +169,16 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     await page.getByRole('button', { name: `Release #${heldId}` }).click();
     await expect.poll(() => page.getByRole('status').textContent(), SLOW).toContain(`Event #${heldId} released`);
     await expect.poll(() => push.allMessages().filter((m) => m.title === 'Power outage: Kandy, Galle').length, SLOW).toBe(4);
+    // The chart of the last hour (uPlot, from this service) draws what went out, and says it in words too.
+    await page.reload();
+    await expect.poll(() => page.locator('#chart-summary').textContent(), SLOW).toMatch(/^\d+ delivered in the last hour: Push notification \d+\.$/);
+    expect(await page.locator('#lanes-chart canvas').count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('#audit-table tbody').textContent(), SLOW).toContain('release held event');
-    expect(await page.locator('#audit-table tbody').textContent()).toContain('announcement sent');
+    // Whom it was about, in the feed's own words for its field.
+    const auditText = (await page.locator('#audit-table tbody').textContent())!;
+    expect(auditText.slice(auditText.indexOf('announcement sent'), auditText.indexOf('announcement sent') + 100)).toMatch(
+      /^announcement sent \([^)]*Areas Kandy/,
+    );
     await shoot(page, 'after');
   });
 

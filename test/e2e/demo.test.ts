@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 const demoFolders = () => readdirSync(tmpDir).filter((name) => name.startsWith('notification-demo-'));
-const refused = (url: string) => fetch(url, { signal: AbortSignal.timeout(2000) }).then(() => false, () => true);
+const refused = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    () => false,
+    () => true,
+  );
 
 describe('npm run demo', () => {
   it('delivers the first outage and its restoration to utility-power-outages, and Ctrl-C leaves nothing behind', { timeout: 300_000 }, async () => {

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 
 const chromiumPath = findChromium();
 const SLOW = { timeout: 20_000 };
@@ -15,7 +15,7 @@ describe.skipIf(!chromiumPath)('the API docs page in Chromium', { timeout: 90_00
 
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
-    started = await startTestApp({ database, workers: false });
+    started = await startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database, workers: false });
     baseUrl = await started.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium(chromiumPath!);
   });
@@ -30,7 +30,10 @@ describe.skipIf(!chromiumPath)('the API docs page in Chromium', { timeout: 90_00
     const problems: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
     page.on('pageerror', (error) => void problems.push(`page error: ${error.message}`));
-    page.on('request', (request) => void (!request.url().startsWith(`${baseUrl}/`) && !request.url().startsWith('data:') && problems.push(`request to ${request.url()}`)));
+    page.on(
+      'request',
+      (request) => void (!request.url().startsWith(`${baseUrl}/`) && !request.url().startsWith('data:') && problems.push(`request to ${request.url()}`)),
+    );
     await page.goto(`${baseUrl}/docs`);
     await expect.poll(() => page.getByText('Create a subscription').count(), SLOW).toBeGreaterThan(0);
     for (const tag of ['subscriptions', 'feeds', 'email links', 'admin', 'health', 'pages']) {

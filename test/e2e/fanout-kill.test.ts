@@ -28,7 +28,10 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       for (const message of messages) byTopic.set(message.topic, (byTopic.get(message.topic) ?? 0) + 1);
       const twice = [...byTopic].filter(([, n]) => n > 1).map(([topic]) => topic);
       const subscriptionOf = new Map(
-        (await knex('notification_subscriptions').whereIn('destination', twice).select('id', 'destination')).map((row: { id: number; destination: string }) => [row.destination, Number(row.id)]),
+        (await knex('notification_subscriptions').whereIn('destination', twice).select('id', 'destination')).map((row: { id: number; destination: string }) => [
+          row.destination,
+          Number(row.id),
+        ]),
       );
       console.log(`fan-out kill: ${atKill} of ${SUBSCRIBERS} messages before the kill, ${inFlight.size} rows in flight then, ${twice.length} sent twice`);
       expect(byTopic.size).toBe(SUBSCRIBERS);
@@ -40,5 +43,5 @@ describe.runIf(await postgresReachable())('a kill -9 in the middle of a 10,000-s
       await service.kill();
       await scene.close();
     }
-  });
+  }, 120_000);
 });

@@ -26,7 +26,9 @@ export interface FeedUnderContract {
 const FAULTS: readonly FeedFault[] = ['http500', 'badJson', 'wrongShape', 'slow'];
 /** e2eEnv's system subscriptions name both utility feeds: the contract installs one feed and names its own. */
 const WITHOUT_DEFAULT_SYSTEM_SUBSCRIPTIONS = Object.fromEntries(
-  ['PowerOutages', 'ScheduledOutages'].flatMap((name) => ['FeedId', 'PushTopic'].map((key) => [`NotificationPipeline__SystemSubscriptions__${name}__${key}`, ''])),
+  ['PowerOutages', 'ScheduledOutages'].flatMap((name) =>
+    ['FeedId', 'PushTopic'].map((key) => [`NotificationPipeline__SystemSubscriptions__${name}__${key}`, '']),
+  ),
 );
 
 /**
@@ -136,7 +138,11 @@ export function describeFeedContract(feed: FeedUnderContract): void {
       const database = await provisionDatabase(await preferredKind());
       const [utility, push] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble()]);
       const pluginsDir = feed.source === 'plugins' ? realPluginsDir([feed.plugin, 'delivery-push']) : realPluginsDir(['delivery-push'], [feed.plugin]);
-      const started = await startTestApp({ database, pluginsDir, env: e2eEnv(utility, push, { ...WITHOUT_DEFAULT_SYSTEM_SUBSCRIPTIONS, [`${feed.section}__Enabled`]: 'false' }) });
+      const started = await startTestApp({
+        database,
+        pluginsDir,
+        env: e2eEnv(utility, push, { ...WITHOUT_DEFAULT_SYSTEM_SUBSCRIPTIONS, [`${feed.section}__Enabled`]: 'false' }),
+      });
       try {
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(servicesOf(started.app).workers.names).not.toContain(monitor);

@@ -10,7 +10,10 @@ describe('each subscriber reads alerts in their language and zone', () => {
   let h: OutageFeedsApp;
   const clock = new Date('2026-11-22T03:00:00Z');
   beforeAll(async () => {
-    h = await startOutageFeedsApp({ PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', PowerOutages__TimeZone: 'Asia/Colombo' }, () => clock);
+    h = await startOutageFeedsApp(
+      { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', PowerOutages__TimeZone: 'Asia/Colombo' },
+      () => clock,
+    );
   });
   afterAll(async () => h?.close());
 
@@ -50,9 +53,13 @@ describe('each subscriber reads alerts in their language and zone', () => {
     expect(h.push.messages('utility-power-outages')[0]).toMatchObject({ title: 'Power outage: Kandy' });
   });
 
-  it('a test notification comes in the subscriber\'s language too', async () => {
+  it("a test notification comes in the subscriber's language too", async () => {
     const ta = await subscribe('Tamil test', { language: 'ta' });
-    const response = await h.app.inject({ method: 'POST', url: `/api/notification-subscriptions/${ta.publicId}/test`, headers: { 'x-subscription-token': ta.manageToken } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `/api/notification-subscriptions/${ta.publicId}/test`,
+      headers: { 'x-subscription-token': ta.manageToken },
+    });
     expect(response.statusCode).toBe(202);
     const [message] = h.push.messages(ta.delivery.destination).filter((m) => m.title?.includes('Tamil test'));
     expect(message.title).toMatch(TAMIL);

@@ -14,7 +14,14 @@ const MONITOR = 'utility-power-outages.monitor';
 const SYSTEM = 'utility-power-outages';
 const minutes = (iso: string, n: number) => new Date(Date.parse(iso) + n * 60_000);
 const outage = (id: string, timeOff: string, patch: Record<string, unknown> = {}) => ({
-  id, feeder: 'F12', areas: ['Kandy'], timeOff, timeRestored: null, cause: 'Fallen line', customersAffected: 1200, ...patch,
+  id,
+  feeder: 'F12',
+  areas: ['Kandy'],
+  timeOff,
+  timeRestored: null,
+  cause: 'Fallen line',
+  customersAffected: 1200,
+  ...patch,
 });
 
 /** The service on the feed and push doubles with a clock the test sets, a Kandy subscriber and the system topic. */
@@ -33,7 +40,12 @@ function lifecycleHarness() {
         database: h.database,
         pluginsDir: h.pluginsDir,
         now: () => h.clock,
-        env: e2eEnv(h.feed, h.push, { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', PowerOutages__TimeZone: 'Asia/Colombo', ...env }, () => h.clock),
+        env: e2eEnv(
+          h.feed,
+          h.push,
+          { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', PowerOutages__TimeZone: 'Asia/Colombo', ...env },
+          () => h.clock,
+        ),
       });
       h.app = h.started.app;
       // The poll made at start (when its lease is due): waited for, so every poll after it is the test's own.
@@ -134,7 +146,10 @@ describe('PowerOutages__MinOutageMinutes=10 end to end: blips are never announce
     await h.poll();
     expect(h.titles(SYSTEM)).toEqual(['Power outage: Kandy']);
     expect(await h.ledger('PO-SHORT')).toEqual([]);
-    expect(await h.knex()('power_outages').where({ id: 'PO-SHORT' }).first('in_feed', 'outage_notified_at')).toEqual({ in_feed: false, outage_notified_at: null });
+    expect(await h.knex()('power_outages').where({ id: 'PO-SHORT' }).first('in_feed', 'outage_notified_at')).toEqual({
+      in_feed: false,
+      outage_notified_at: null,
+    });
   });
 });
 
@@ -144,7 +159,8 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
   const COOLDOWN_OUTSIDE = { NotificationPipeline__CooldownSeconds: '1' };
   // An hour: every poll of the test falls inside the window however loaded the machine is; the test ends the window itself (endWindow).
   const COOLDOWN_INSIDE = { NotificationPipeline__CooldownSeconds: '3600' };
-  const estimateLines = (topic: string) => h.push.messages(topic).map((message) => message.message?.split('\n').find((line) => line.startsWith('Estimated')) ?? '');
+  const estimateLines = (topic: string) =>
+    h.push.messages(topic).map((message) => message.message?.split('\n').find((line) => line.startsWith('Estimated')) ?? '');
   const waitForMessages = async (topic: string, count: number) => {
     await expect.poll(() => h.push.messages(topic).length, { timeout: 30_000, interval: 200 }).toBe(count);
     // The push server holds a message before the batch that sent it records it: let that batch settle.
@@ -153,7 +169,11 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
   const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
   /** The cooldown ends now for the rows it holds (what the hour passing would do), and the dispatcher is woken. */
   const endWindow = async () => {
-    await h.knex()('notification_delivery_ledger').whereIn('status', ['pending', 'retrying']).where('next_attempt_at', '>', h.knex().fn.now()).update({ next_attempt_at: h.knex().fn.now() });
+    await h
+      .knex()('notification_delivery_ledger')
+      .whereIn('status', ['pending', 'retrying'])
+      .where('next_attempt_at', '>', h.knex().fn.now())
+      .update({ next_attempt_at: h.knex().fn.now() });
     servicesOf(h.app).dispatcher.wake();
     await servicesOf(h.app).dispatcher.settle();
   };
@@ -165,7 +185,7 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     await h.subscribeKandy();
   });
 
-  it('NewOutage shows the estimate; two changes outside the cooldown give two messages with the outage\'s sequence id', async () => {
+  it("NewOutage shows the estimate; two changes outside the cooldown give two messages with the outage's sequence id", async () => {
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T12:00:00+05:30' })]);
     await h.poll();
     expect(estimateLines(h.kandy)).toEqual(['Estimated restoration: 22 Nov 2026, 12:00 GMT+5:30']);
@@ -179,12 +199,22 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     await waitForMessages(h.kandy, 3);
     for (const topic of [h.kandy, SYSTEM]) {
       const messages = h.push.messages(topic);
-      expect(messages.map((message) => message.title)).toEqual(['Power outage: Kandy', 'Power outage, new estimate: Kandy', 'Power outage, new estimate: Kandy']);
+      expect(messages.map((message) => message.title)).toEqual([
+        'Power outage: Kandy',
+        'Power outage, new estimate: Kandy',
+        'Power outage, new estimate: Kandy',
+      ]);
       expect(new Set(messages.map((message) => message.sequence_id))).toEqual(new Set(['po-PO-1']));
     }
-    expect(estimateLines(h.kandy).slice(1)).toEqual(['Estimated restoration: 22 Nov 2026, 13:00 GMT+5:30', 'Estimated restoration: 22 Nov 2026, 14:30 GMT+5:30']);
+    expect(estimateLines(h.kandy).slice(1)).toEqual([
+      'Estimated restoration: 22 Nov 2026, 13:00 GMT+5:30',
+      'Estimated restoration: 22 Nov 2026, 14:30 GMT+5:30',
+    ]);
     expect((await h.ledger('PO-1:etr:')).map((row) => [row.source_key, row.status])).toEqual([
-      ['PO-1:etr:1', 'delivered'], ['PO-1:etr:1', 'delivered'], ['PO-1:etr:2', 'delivered'], ['PO-1:etr:2', 'delivered'],
+      ['PO-1:etr:1', 'delivered'],
+      ['PO-1:etr:1', 'delivered'],
+      ['PO-1:etr:2', 'delivered'],
+      ['PO-1:etr:2', 'delivered'],
     ]);
   });
 
@@ -214,14 +244,21 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     expect([...new Set((await h.ledger('PO-1:etr:')).map((row) => row.source_key))]).toEqual(['PO-1:etr:1', 'PO-1:etr:2', 'PO-1:etr:3']);
   });
 
-  it('an estimate update is a CAP Update that references its outage\'s NewOutage and earlier estimates', async () => {
-    const events = await h.knex()('notification_events').where({ feed_id: 'utility.power-outages', item_key: 'PO-1' }).orderBy('id').select('id', 'event_type', 'source_key');
+  it("an estimate update is a CAP Update that references its outage's NewOutage and earlier estimates", async () => {
+    const events = await h
+      .knex()('notification_events')
+      .where({ feed_id: 'utility.power-outages', item_key: 'PO-1' })
+      .orderBy('id')
+      .select('id', 'event_type', 'source_key');
     expect(events.map((event) => event.source_key)).toEqual(['PO-1', 'PO-1:etr:1', 'PO-1:etr:2', 'PO-1:etr:3']);
     const response = await h.app.inject({ method: 'GET', url: `/api/notification-events/${events[2].id}/cap.xml` });
     expect(response.statusCode).toBe(200);
     expect(await capSchemaErrors(response.body)).toEqual([]);
     const alert = parseCap(response.body);
-    expect(alert).toMatchObject({ msgType: 'Update', info: { event: 'Power outage', urgency: 'Immediate', severity: 'Moderate', certainty: 'Observed', headline: 'Power outage, new estimate: Kandy' } });
+    expect(alert).toMatchObject({
+      msgType: 'Update',
+      info: { event: 'Power outage', urgency: 'Immediate', severity: 'Moderate', certainty: 'Observed', headline: 'Power outage, new estimate: Kandy' },
+    });
     expect(alert.info.description).toContain('Estimated restoration: 22 Nov 2026, 14:30 GMT+5:30');
     expect(referencesOf(alert).map((ref) => Number(ref.identifier.split('-').at(-1)))).toEqual([Number(events[0].id), Number(events[1].id)]);
   });
@@ -237,7 +274,12 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     }
     // Inside the window: each change replaced the one before it, the latest waits, nothing more went out.
     expect(await statusesOf('PO-2:etr:')).toEqual([
-      ['PO-2:etr:1', 'superseded'], ['PO-2:etr:1', 'superseded'], ['PO-2:etr:2', 'superseded'], ['PO-2:etr:2', 'superseded'], ['PO-2:etr:3', 'pending'], ['PO-2:etr:3', 'pending'],
+      ['PO-2:etr:1', 'superseded'],
+      ['PO-2:etr:1', 'superseded'],
+      ['PO-2:etr:2', 'superseded'],
+      ['PO-2:etr:2', 'superseded'],
+      ['PO-2:etr:3', 'pending'],
+      ['PO-2:etr:3', 'pending'],
     ]);
     expect(h.push.messages(h.kandy)).toHaveLength(5);
     await endWindow();
@@ -278,13 +320,24 @@ describe('upgrading a store whose ongoing outages already carried estimates', ()
     rmSync(path.join(h.pluginsDir, 'utility-power-outages', 'migrations', LIFECYCLE_MIGRATION));
     await h.start({});
     const now = h.clock.toISOString();
-    await h.knex()('power_outages').insert({
-      id: 'PO-OLD', feeder: 'F12', areas: JSON.stringify(['Kandy']), time_off: OFF, outage_notified_at: now, first_seen_at: now, last_seen_at: now, payload: answer[0],
-    });
+    await h
+      .knex()('power_outages')
+      .insert({
+        id: 'PO-OLD',
+        feeder: 'F12',
+        areas: JSON.stringify(['Kandy']),
+        time_off: OFF,
+        outage_notified_at: now,
+        first_seen_at: now,
+        last_seen_at: now,
+        payload: answer[0],
+      });
     h.pluginsDir = full;
     await h.restart({});
     expect(await h.knex()('power_outages').where({ id: 'PO-OLD' }).first('estimate_changes', 'in_feed')).toEqual({ estimate_changes: 0, in_feed: true });
-    expect(new Date((await h.knex()('power_outages').where({ id: 'PO-OLD' }).first('estimated_restoration')).estimated_restoration).toISOString()).toBe('2026-11-22T06:30:00.000Z');
+    expect(new Date((await h.knex()('power_outages').where({ id: 'PO-OLD' }).first('estimated_restoration')).estimated_restoration).toISOString()).toBe(
+      '2026-11-22T06:30:00.000Z',
+    );
     h.feed.setPowerOutages(answer);
     await h.poll();
     expect(h.push.allMessages()).toEqual([]);

@@ -10,6 +10,7 @@ const VAPID = webpush.generateVAPIDKeys();
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { ifInstalled, installed } from '../helpers/shipped-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
@@ -73,7 +74,11 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     return { ...measured, window: page.viewportSize()!.width };
   };
   const create = async (body: Record<string, unknown>) => {
-    const response = await fetch(`${baseUrl}/api/notification-subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${baseUrl}/api/notification-subscriptions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as { publicId: string; manageToken: string } };
   };
   type Stored = { filter: { eventTypes?: string[] }; preferences: object };
@@ -86,7 +91,8 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     const href = (await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!;
     const publicId = href.split('/')[2].split('#')[0];
     const token = decodeURIComponent(href.split('#token=')[1]);
-    const read = async () => (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as Stored;
+    const read = async () =>
+      (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as Stored;
     return { href, stored: await read(), read };
   };
   const manageUrl = (created: { publicId: string; manageToken: string }) => `/manage/${created.publicId}#token=${encodeURIComponent(created.manageToken)}`;
@@ -94,10 +100,21 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
     [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
-    sms = await startTwilioGateway({ accountSid: 'ACpages', authToken: 'pages-token-0123456789', number: '+15005550006', publicBaseUrl: 'http://127.0.0.1:5000' });
+    sms = await startTwilioGateway({
+      accountSid: 'ACpages',
+      authToken: 'pages-token-0123456789',
+      number: '+15005550006',
+      publicBaseUrl: 'http://127.0.0.1:5000',
+    });
     started = await startTestApp({
       database,
-      pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email', 'delivery-sms', 'delivery-webpush']),
+      pluginsDir: realPluginsDir([
+        'utility-power-outages',
+        'utility-scheduled-outages',
+        'delivery-push',
+        'delivery-email',
+        ...ifInstalled('delivery-sms', 'delivery-webpush'),
+      ]),
       env: e2eEnv(feed, push, {
         ...smtp.env,
         ...sms.env,
@@ -133,7 +150,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Manage this subscription' }).count(), SLOW).toBe(1);
     const manage = await open((await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href'))!);
-    await expect.poll(() => manage.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Power outages in Kandy');
+    await expect.poll(() => manage.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Power outages: Kandy');
     for (const icon of ['/favicon.ico', '/favicon.svg']) {
       const response = await fetch(`${baseUrl}${icon}`);
       expect(response.status).toBe(200);
@@ -142,7 +159,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await manage.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
   });
 
-  it('the feed\'s own words for its event types: a label and a hint each, one choice for types that mean the same', async () => {
+  it("the feed's own words for its event types: a label and a hint each, one choice for types that mean the same", async () => {
     const page = await open('/subscribe');
     const group = page.getByRole('group', { name: 'Notify me about' });
     await expect.poll(() => group.getByRole('checkbox').count(), SLOW).toBe(4);
@@ -150,7 +167,9 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(labels).toEqual(['Power outage', 'New restoration estimate', 'Power restored', 'Announcements']);
     const restored = group.getByRole('checkbox', { name: 'Power restored' });
     expect(await restored.getAttribute('aria-describedby')).toBeTruthy();
-    expect(await page.locator(`#${await restored.getAttribute('aria-describedby')}`).textContent()).toBe('When power comes back, also after an outage reported only once it was over.');
+    expect(await page.locator(`#${await restored.getAttribute('aria-describedby')}`).textContent()).toBe(
+      'When power comes back, also after an outage reported only once it was over.',
+    );
     await restored.check();
     const { href, stored } = await subscribeByPush(page);
     // Ticking "Power restored" also gets an outage first reported once it was over.
@@ -183,8 +202,12 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(measured.overflowing).toEqual([]);
   });
 
-  it('a verify link opened twice says the alerts are on, in the site\'s look, with the way back', async () => {
-    const created = await create({ displayName: LONG_COMPOUND, feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: 'twice@example.org' } });
+  it("a verify link opened twice says the alerts are on, in the site's look, with the way back", async () => {
+    const created = await create({
+      displayName: LONG_COMPOUND,
+      feedId: 'utility.power-outages',
+      delivery: { provider: 'Email', destination: 'twice@example.org' },
+    });
     expect(created.status).toBe(201);
     await servicesOf(started.app).workers.runNow(OUTBOX);
     const mail = smtp.messages.find((message) => message.header('to')?.includes('twice@example.org'));
@@ -197,42 +220,50 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await second.locator('main').textContent()).toContain(`Your email alerts “${LONG_COMPOUND}” are on`);
     // The subscribe and manage pages' look (their stylesheet and icon), and a way back to them; the long name fits a phone.
     expect(await second.locator('link[rel="stylesheet"]').getAttribute('href')).toBe('/web/style.css');
-    expect(await second.getByRole('link', { name: 'Get outage alerts' }).getAttribute('href')).toBe('/subscribe');
+    expect(await second.getByRole('link', { name: 'Get alerts' }).getAttribute('href')).toBe('/subscribe');
     const measured = await widths(second);
     expect(measured.page).toBeLessThanOrEqual(measured.window);
   });
 
-  it('offers Text message when a gateway is set up: a national number, then "Check your texts", and the code arrives by text', async () => {
-    const page = await open('/subscribe', PHONE);
-    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
-    await page.getByRole('radio', { name: 'Text message' }).check();
-    expect(await page.getByLabel('Mobile number').getAttribute('type')).toBe('tel');
-    await page.getByLabel('Mobile number').fill('077 765 4321');
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Check your texts' }).count(), SLOW).toBe(1);
-    expect(await page.locator('main').textContent()).toContain('+94777654321');
-    await expect.poll(() => sms.textsTo('+94777654321').length, SLOW).toBe(1);
-    expect(sms.textsTo('+94777654321')[0]!.body).toMatch(/\b\d{6}\b.*reply YES/is);
-    expect((await widths(page)).page).toBeLessThanOrEqual(390);
-  });
+  it.skipIf(!installed('delivery-sms'))(
+    'offers Text message when a gateway is set up: a national number, then "Check your texts", and the code arrives by text',
+    async () => {
+      const page = await open('/subscribe', PHONE);
+      await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+      await page.getByRole('radio', { name: 'Text message' }).check();
+      expect(await page.getByLabel('Mobile number').getAttribute('type')).toBe('tel');
+      await page.getByLabel('Mobile number').fill('077 765 4321');
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Check your texts' }).count(), SLOW).toBe(1);
+      expect(await page.locator('main').textContent()).toContain('+94777654321');
+      await expect.poll(() => sms.textsTo('+94777654321').length, SLOW).toBe(1);
+      expect(sms.textsTo('+94777654321')[0]!.body).toMatch(/\b\d{6}\b.*reply YES/is);
+      expect((await widths(page)).page).toBeLessThanOrEqual(390);
+    },
+  );
 
-  it('offers Browser notification when VAPID keys are set: registers /sw.js, asks for permission (granted), and stops at the push service this offline machine cannot reach, saying so', async () => {
-    const page = await open('/subscribe', DESKTOP);
-    await context!.grantPermissions(['notifications'], { origin: baseUrl });
-    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
-    await page.getByRole('radio', { name: 'Browser notification' }).check();
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/could not reach its push service|cannot show notifications/);
-    expect(await page.evaluate('Notification.permission')).toBe('granted');
-    const worker = await page.evaluate(`navigator.serviceWorker.getRegistration('/').then((r) => r && (r.active || r.waiting || r.installing)?.scriptURL)`);
-    expect(worker).toBe(`${baseUrl}/sw.js`);
-    // Playwright's contexts are incognito, where Chromium refuses the Push API and says so in the console (crbug.com/41124656): that line, and only it, is expected.
-    problems = problems.filter((problem) => !problem.includes('does not support the Push API in incognito mode'));
-  });
+  it.skipIf(!installed('delivery-webpush'))(
+    'offers Browser notification when VAPID keys are set: registers /sw.js, asks for permission (granted), and stops at the push service this offline machine cannot reach, saying so',
+    async () => {
+      const page = await open('/subscribe', DESKTOP);
+      await context!.grantPermissions(['notifications'], { origin: baseUrl });
+      await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+      await page.getByRole('radio', { name: 'Browser notification' }).check();
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      const alert = page.getByRole('alert');
+      await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/could not reach its push service|cannot show notifications/);
+      expect(await page.evaluate('Notification.permission')).toBe('granted');
+      const worker = await page.evaluate(`navigator.serviceWorker.getRegistration('/').then((r) => r && (r.active || r.waiting || r.installing)?.scriptURL)`);
+      expect(worker).toBe(`${baseUrl}/sw.js`);
+      // Playwright's contexts are incognito, where Chromium refuses the Push API and says so in the console (crbug.com/41124656): that line, and only it, is expected.
+      problems = problems.filter((problem) => !problem.includes('does not support the Push API in incognito mode'));
+    },
+  );
 
   it('manage page: "Change" edits the name, areas and kinds of alerts through PATCH, and shows them', async () => {
-    const created = (await create({ displayName: 'Before', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
+    const created = (
+      await create({ displayName: 'Before', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })
+    ).body;
     for (const options of [PHONE, DESKTOP]) {
       const page = await open(manageUrl(created), options);
       await page.getByRole('button', { name: 'Change' }).click();
@@ -247,13 +278,23 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
       expect(await page.locator('#details').textContent()).toContain('Galle, Matara');
       expect((await widths(page)).page).toBeLessThanOrEqual(options.viewport!.width);
     }
-    const stored = await fetch(`${baseUrl}/api/notification-subscriptions/${created.publicId}`, { headers: { 'x-subscription-token': created.manageToken } }).then((r) => r.json());
-    expect(stored).toMatchObject({ displayName: 'After', filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: expect.arrayContaining(['Restoration']) } });
+    const stored = await fetch(`${baseUrl}/api/notification-subscriptions/${created.publicId}`, {
+      headers: { 'x-subscription-token': created.manageToken },
+    }).then((r) => r.json());
+    expect(stored).toMatchObject({
+      displayName: 'After',
+      filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: expect.arrayContaining(['Restoration']) },
+    });
   });
 
   it('manage page: quiet hours are set through "Change" (in this browser\'s zone), shown in the details, and switched off again', async () => {
-    const created = (await create({ displayName: 'Nights', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
-    const read = () => fetch(`${baseUrl}/api/notification-subscriptions/${created.publicId}`, { headers: { 'x-subscription-token': created.manageToken } }).then((r) => r.json() as Promise<{ preferences: object }>);
+    const created = (
+      await create({ displayName: 'Nights', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })
+    ).body;
+    const read = () =>
+      fetch(`${baseUrl}/api/notification-subscriptions/${created.publicId}`, { headers: { 'x-subscription-token': created.manageToken } }).then(
+        (r) => r.json() as Promise<{ preferences: object }>,
+      );
     const page = await open(manageUrl(created), PHONE);
     await expect.poll(() => page.locator('#details').textContent(), SLOW).toContain('Quiet hoursNone');
     await page.getByRole('button', { name: 'Change' }).click();
@@ -294,27 +335,33 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageසිංහල');
   });
 
-  it('the pages follow the browser\'s language (Accept-Language) and offer a switch, remembered in this browser', async () => {
+  it("the pages follow the browser's language (Accept-Language) and offer a switch, remembered in this browser", async () => {
     const page = await open('/subscribe', { ...PHONE, locale: 'ta-IN' });
     const heading = page.getByRole('heading', { level: 1 });
-    await expect.poll(() => heading.textContent(), SLOW).toBe('மின் தடை எச்சரிக்கைகளைப் பெறுங்கள்');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('எச்சரிக்கைகளைப் பெறுங்கள்');
+    // The feed's filter fields in its own words, in the page's language.
+    await expect.poll(() => page.locator('label[for="areas"]').textContent(), SLOW).toBe('பகுதிகள்');
     expect(await page.evaluate('document.documentElement.lang')).toBe('ta');
     expect(await page.locator('#subscribe-button').textContent()).toMatch(/[\u0B80-\u0BFF]/);
     expect((await widths(page)).page).toBeLessThanOrEqual(390);
     await page.locator('#page-language').selectOption('si');
-    await expect.poll(() => heading.textContent(), SLOW).toBe('විදුලි ඇනහිටීම් ඇඟවීම් ලබා ගන්න');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('ඇඟවීම් ලබා ගන්න');
+    await expect.poll(() => page.locator('label[for="areas"]').textContent(), SLOW).toBe('ප්‍රදේශ');
     expect((await widths(page)).page).toBeLessThanOrEqual(390);
     // Remembered: the next page comes in Sinhala, whatever the browser says.
     await page.reload();
-    await expect.poll(() => heading.textContent(), SLOW).toBe('විදුලි ඇනහිටීම් ඇඟවීම් ලබා ගන්න');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('ඇඟවීම් ලබා ගන්න');
     // English puts the page's own words back, markup included.
     await page.locator('#page-language').selectOption('en');
-    await expect.poll(() => heading.textContent(), SLOW).toBe('Get outage alerts');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('Get alerts');
+    await expect.poll(() => page.locator('label[for="areas"]').textContent(), SLOW).toBe('Areas');
     expect(await page.locator('#areas-hint i').first().textContent()).toBe('Kandy, Peradeniya');
   });
 
   it('one link, several alerts: /manage lists them all, each manage page lists the others, and subscribing from there joins them', async () => {
-    const first = (await create({ displayName: 'Home', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })).body;
+    const first = (
+      await create({ displayName: 'Home', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })
+    ).body;
     const joined = await fetch(`${baseUrl}/api/notification-subscriptions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-subscription-token': first.manageToken },
@@ -335,7 +382,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await one.getByLabel('Areas').fill('Galle');
     await subscribeByPush(one);
     const mine = await fetch(`${baseUrl}/api/subscribers/me`, { headers: { 'x-subscription-token': first.manageToken } }).then((r) => r.json());
-    expect((mine as Array<{ displayName: string }>).map((s) => s.displayName)).toEqual(['Home', 'Planned work', 'Power outages in Galle']);
+    expect((mine as Array<{ displayName: string }>).map((s) => s.displayName)).toEqual(['Home', 'Planned work', 'Power outages: Galle']);
 
     // A link someone sends with their token in it joins nothing: the token never travels in a URL.
     const lured = await open(`/subscribe#token=${encodeURIComponent(first.manageToken)}`, PHONE);
@@ -347,7 +394,7 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect((after as unknown[]).length).toBe(3);
   });
 
-  it('at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed\'s zone', async () => {
+  it("at the daily verification limit it says this address had its confirmations today, and when to try again, in the feed's zone", async () => {
     for (const address of ['limit@example.org', 'Limit+2@example.org', 'limit+3@example.org']) {
       expect((await create({ displayName: 'x', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination: address } })).status).toBe(201);
     }

@@ -10,7 +10,13 @@ import { servicesOf } from '../../core/app.ts';
 
 const MONITOR = 'utility-power-outages.monitor';
 const outage = (id: string, feeder: string, areas: string[], timeRestored: string | null = null) => ({
-  id, feeder, areas, timeOff: '2026-11-22T08:15:00+05:30', timeRestored, cause: 'Fallen line', customersAffected: 1200,
+  id,
+  feeder,
+  areas,
+  timeOff: '2026-11-22T08:15:00+05:30',
+  timeRestored,
+  cause: 'Fallen line',
+  customersAffected: 1200,
 });
 
 // What every feed does (conditional polls, no repeat after a restart, feed faults, switched off) is in feed-contract.test.ts.
@@ -39,7 +45,11 @@ describe('power outages end to end: feed double → monitor → pipeline → pus
   const titles = (topic: string) => push.messages(topic).map((message) => message.title ?? '');
   const storedOutages = () => servicesOf(app).database.knex('power_outages').orderBy('id');
   const subscribe = async (name: string, filter: object) => {
-    const response = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: name, feedId: 'utility.power-outages', filter, delivery: { provider: 'Push' } } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: name, feedId: 'utility.power-outages', filter, delivery: { provider: 'Push' } },
+    });
     expect(response.statusCode, response.body).toBe(201);
     topics[name] = response.json().delivery.destination;
   };
@@ -71,8 +81,11 @@ describe('power outages end to end: feed double → monitor → pipeline → pus
     expect((await storedOutages())[0].outage_notified_at).not.toBeNull();
   });
 
-  it('announces the restoration with the outage\'s sequence id, so it replaces it on the phone', async () => {
-    feed.setPowerOutages([outage('PO-1', 'F12', ['Kandy', 'Peradeniya'], '2026-11-22T10:00:00+05:30'), outage('PO-2', 'F7', ['Galle Fort'], '2026-11-22T09:00:00+05:30')]);
+  it("announces the restoration with the outage's sequence id, so it replaces it on the phone", async () => {
+    feed.setPowerOutages([
+      outage('PO-1', 'F12', ['Kandy', 'Peradeniya'], '2026-11-22T10:00:00+05:30'),
+      outage('PO-2', 'F7', ['Galle Fort'], '2026-11-22T09:00:00+05:30'),
+    ]);
     await poll();
     expect(titles(topics.f12)).toEqual(['Power outage: Kandy, Peradeniya', 'Power restored: Kandy, Peradeniya']);
     const [first, second] = push.messages(topics.f12);

@@ -33,10 +33,17 @@ describe('Push with no push server configured', () => {
     expect(read.json().subscribeUrlUnavailableReason).toBe(body.subscribeUrlUnavailableReason);
 
     const before = started.logs.length;
-    const tested = await started.app.inject({ method: 'POST', url: `/api/notification-subscriptions/${body.publicId}/test`, headers: { 'x-subscription-token': body.manageToken } });
+    const tested = await started.app.inject({
+      method: 'POST',
+      url: `/api/notification-subscriptions/${body.publicId}/test`,
+      headers: { 'x-subscription-token': body.manageToken },
+    });
     expect(tested.statusCode).toBe(202);
     expect(tested.json()).toEqual({ matchedSubscriptionCount: 1, deliveredCount: 0 });
-    const warnings = started.logs.slice(before).map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+    const warnings = started.logs
+      .slice(before)
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.level === 40);
     expect(warnings).toEqual([expect.objectContaining({ deliveries: 1, msg: expect.stringContaining('set Notifications__Push__BaseUrl') })]);
   });
 });

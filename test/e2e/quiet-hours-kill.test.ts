@@ -22,7 +22,13 @@ describe.runIf(await postgresReachable())('a kill -9 while quiet hours hold deli
       [JSON.stringify(quiet), SUBSCRIBERS],
     );
     const count = async (status: string, eventType?: string) =>
-      Number((await knex('notification_delivery_ledger').where({ status, ...(eventType ? { event_type: eventType } : {}) }).count({ n: '*' }))[0]!.n);
+      Number(
+        (
+          await knex('notification_delivery_ledger')
+            .where({ status, ...(eventType ? { event_type: eventType } : {}) })
+            .count({ n: '*' })
+        )[0]!.n,
+      );
     feed.setPowerOutages([{ id: 'PO-QK', feeder: 'F1', areas: ['Kandy'], timeOff: OFF, timeRestored: null }]);
     const service = scene.spawn();
     try {
@@ -34,7 +40,9 @@ describe.runIf(await postgresReachable())('a kill -9 while quiet hours hold deli
       expect(await count('held')).toBe(SUBSCRIBERS);
 
       // The hours pass (the held rows' end comes), and a successor starts: its release sends one catch-up per subscriber.
-      await knex('notification_delivery_ledger').where({ status: 'held' }).update({ held_until: knex.raw("now() - interval '1 second'") });
+      await knex('notification_delivery_ledger')
+        .where({ status: 'held' })
+        .update({ held_until: knex.raw("now() - interval '1 second'") });
       const successor = await startTestApp({ database: scene.database, pluginsDir: scene.pluginsDir, env: { ...scene.env, PowerOutages__Enabled: 'false' } });
       try {
         await expect.poll(() => count('delivered', 'CatchUp'), { timeout: 120_000, interval: 200 }).toBe(SUBSCRIBERS);

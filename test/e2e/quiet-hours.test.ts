@@ -12,7 +12,14 @@ const MONITOR = 'utility-power-outages.monitor';
 const SYSTEM = 'utility-power-outages';
 const at = (iso: string) => new Date(iso);
 const outage = (id: string, area: string, timeOff: string, patch: Record<string, unknown> = {}) => ({
-  id, feeder: 'F12', areas: [area], timeOff, timeRestored: null, cause: 'Fallen line', customersAffected: 1200, ...patch,
+  id,
+  feeder: 'F12',
+  areas: [area],
+  timeOff,
+  timeRestored: null,
+  cause: 'Fallen line',
+  customersAffected: 1200,
+  ...patch,
 });
 
 /**
@@ -30,7 +37,18 @@ describe('quiet hours end to end: urgent alerts at once, the rest in one catch-u
   let app: FastifyInstance;
   let clock = at('2026-11-26T16:20:00Z'); // 21:50 in Colombo
   let outages: ReturnType<typeof outage>[] = [];
-  const env = () => e2eEnv(feed, push, { PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600', PowerOutages__TimeZone: 'Asia/Colombo', NotificationPipeline__CooldownSeconds: '1' }, () => clock);
+  const env = () =>
+    e2eEnv(
+      feed,
+      push,
+      {
+        PowerOutages__Enabled: 'true',
+        PowerOutages__PollingIntervalSeconds: '3600',
+        PowerOutages__TimeZone: 'Asia/Colombo',
+        NotificationPipeline__CooldownSeconds: '1',
+      },
+      () => clock,
+    );
   const pluginsDir = () => realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push']);
 
   const knex = () => servicesOf(app).database.knex;
@@ -77,7 +95,7 @@ describe('quiet hours end to end: urgent alerts at once, the rest in one catch-u
     await database?.drop();
   });
 
-  it('a wrapping 22:00–06:30 window in the feed\'s zone: three changes to one outage become one line; a new outage inside it comes at once', async () => {
+  it("a wrapping 22:00–06:30 window in the feed's zone: three changes to one outage become one line; a new outage inside it comes at once", async () => {
     const kandy = await subscribe('Kandy nights', 'Kandy', { quietHours: { start: '22:00', end: '06:30' } });
     const topic = kandy.delivery.destination;
     expect(kandy.preferences).toEqual({ quietHours: { start: '22:00', end: '06:30' } });
@@ -105,7 +123,11 @@ describe('quiet hours end to end: urgent alerts at once, the rest in one catch-u
     await poll();
     expect(titles(topic)).toHaveLength(2);
     expect(titles(SYSTEM)).toContain('Power restored: Kandy'); // no quiet hours there: at once
-    expect((await ledgerOf(kandy.publicId)).filter((row) => row.status === 'held').map((row) => row.event_type)).toEqual(['EstimateUpdated', 'EstimateUpdated', 'Restoration']);
+    expect((await ledgerOf(kandy.publicId)).filter((row) => row.status === 'held').map((row) => row.event_type)).toEqual([
+      'EstimateUpdated',
+      'EstimateUpdated',
+      'Restoration',
+    ]);
 
     // 06:29: still quiet; nothing is released.
     clock = at('2026-11-27T00:59:00Z');
@@ -161,6 +183,35 @@ describe('quiet hours end to end: urgent alerts at once, the rest in one catch-u
     await expect.poll(() => push.messages(topic).length, { timeout: 20_000 }).toBe(2);
     await servicesOf(app).dispatcher.settle();
     expect(push.messages(topic)[1]).toMatchObject({ title: 'While you were away: 1 update', message: 'Power restored: Galle (at 01:30 GMT)' });
-    expect((await ledgerOf(galle.publicId)).map((row) => [row.event_type, row.status])).toEqual([['NewOutage', 'delivered'], ['Restoration', 'merged'], ['CatchUp', 'delivered']]);
+    expect((await ledgerOf(galle.publicId)).map((row) => [row.event_type, row.status])).toEqual([
+      ['NewOutage', 'delivered'],
+      ['Restoration', 'merged'],
+      ['CatchUp', 'delivered'],
+    ]);
+    // The second instance's workers would lease the next test's rows, which app's settle() does not wait for.
+    await second?.close();
+    second = undefined;
+  });
+
+  it('an event that says it is urgent comes at once inside quiet hours, whatever its type; the same type not marked waits', async () => {
+    clock = at('2026-11-27T18:00:00Z'); // 23:30 in Colombo, inside 22:00–06:30
+    const matale = await subscribe('Matale nights', 'Matale', { quietHours: { start: '22:00', end: '06:30' } });
+    const topic = matale.delivery.destination;
+    const estimate = (id: string, urgent?: boolean) => ({
+      feedId: 'utility.power-outages',
+      eventType: 'EstimateUpdated',
+      sourceKey: id,
+      fields: { feeder: 'F9', areas: 'Matale', area: 'Matale' },
+      sourcePayload: outage(id, 'Matale', '2026-11-27T23:00:00+05:30', { estimatedRestoration: '2026-11-28T09:00:00+05:30' }),
+      ...(urgent === undefined ? {} : { urgent }),
+    });
+    // A feed maps a severe change as urgent: EstimateUpdated is not an urgent type, this one event is.
+    await servicesOf(app).pipeline.processNotificationEvents([estimate('PO-U1', true), estimate('PO-U2')]);
+    await servicesOf(app).dispatcher.settle();
+    expect(titles(topic)).toEqual(['Power outage, new estimate: Matale']);
+    expect((await ledgerOf(matale.publicId)).map((row) => [row.source_key, row.status])).toEqual([
+      ['PO-U1', 'delivered'],
+      ['PO-U2', 'held'],
+    ]);
   });
 });

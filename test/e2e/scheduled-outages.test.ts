@@ -10,7 +10,15 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 const MONITOR = 'utility-scheduled-outages.monitor';
 const SYSTEM = 'utility-scheduled-outages';
 const planned = (patch: Record<string, unknown> = {}) => ({
-  id: 'SO-77', date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled', ...patch,
+  id: 'SO-77',
+  date: '2026-11-24',
+  start: '09:00',
+  end: '17:00',
+  feeder: 'F3',
+  areas: ['Gampola'],
+  reason: 'Maintenance',
+  status: 'scheduled',
+  ...patch,
 });
 
 describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
@@ -28,16 +36,21 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
       database,
       pluginsDir,
       now: () => clock,
-      env: e2eEnv(feed, push, {
-        ScheduledOutages__Enabled: 'true',
-        ScheduledOutages__PollingIntervalSeconds: '3600',
-        ScheduledOutages__TimeZone: 'Asia/Colombo',
-        ScheduledOutages__DailyDigestHour: '6',
-        ScheduledOutages__WeeklyDigestDay: 'Monday',
-        ScheduledOutages__WeeklyDigestHour: '6',
-        ScheduledOutages__ReminderHour: '18',
-        NotificationPipeline__CooldownSeconds: '0',
-      }, () => clock),
+      env: e2eEnv(
+        feed,
+        push,
+        {
+          ScheduledOutages__Enabled: 'true',
+          ScheduledOutages__PollingIntervalSeconds: '3600',
+          ScheduledOutages__TimeZone: 'Asia/Colombo',
+          ScheduledOutages__DailyDigestHour: '6',
+          ScheduledOutages__WeeklyDigestDay: 'Monday',
+          ScheduledOutages__WeeklyDigestHour: '6',
+          ScheduledOutages__ReminderHour: '18',
+          NotificationPipeline__CooldownSeconds: '0',
+        },
+        () => clock,
+      ),
     });
     app = started.app;
   };
@@ -88,7 +101,10 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
   });
 
   it('sends the daily update and the weekly digest once in their hour, and records the runs', async () => {
-    feed.setScheduledOutages([planned({ id: 'SO-90', date: '2026-11-24', start: '08:00', end: '12:00', areas: ['Gampola', 'Nawalapitiya'] }), planned({ id: 'SO-91', date: '2026-11-27', feeder: 'F1', areas: ['Galle'] })]);
+    feed.setScheduledOutages([
+      planned({ id: 'SO-90', date: '2026-11-24', start: '08:00', end: '12:00', areas: ['Gampola', 'Nawalapitiya'] }),
+      planned({ id: 'SO-91', date: '2026-11-27', feeder: 'F1', areas: ['Galle'] }),
+    ]);
     clock = new Date('2026-11-23T00:45:00Z'); // Monday 06:15 in Colombo, Sunday in UTC
     await poll();
     await poll();
@@ -96,7 +112,9 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
     expect(digests).toEqual(['Planned outages: Monday 23 November 2026', 'Planned outages, week 48 (23–29 November 2026)']);
     const weekly = push.messages(SYSTEM).find((message) => (message.title ?? '').startsWith('Planned outages, week'))!;
     // Local times of the feed's zone, the zone named: a reader never has to guess.
-    expect(weekly.message).toBe('Tue, 24 Nov 2026:\n  Gampola, Nawalapitiya: 08:00–12:00 GMT+5:30 (feeder F3)\nFri, 27 Nov 2026:\n  Galle: 09:00–17:00 GMT+5:30 (feeder F1)');
+    expect(weekly.message).toBe(
+      'Tue, 24 Nov 2026:\n  Gampola, Nawalapitiya: 08:00–12:00 GMT+5:30 (feeder F3)\nFri, 27 Nov 2026:\n  Galle: 09:00–17:00 GMT+5:30 (feeder F1)',
+    );
     // The Gampola subscriber's filter matches the digests that list Gampola.
     expect(titles(gampola).filter((title) => title.startsWith('Planned outages'))).toHaveLength(2);
     const runs = await servicesOf(app).database.knex('scheduled_outage_digest_runs').orderBy('digest_type');
@@ -121,6 +139,8 @@ describe('scheduled outages end to end, in Asia/Colombo (+05:30)', () => {
   });
 
   it('refuses to start with a time zone that does not exist, naming the key', async () => {
-    await expect(buildApp({ env: { ...database.env, ScheduledOutages__TimeZone: 'Mars/Olympus' }, pluginsDir })).rejects.toThrow(/ScheduledOutages__TimeZone.*Mars\/Olympus/);
+    await expect(buildApp({ env: { ...database.env, ScheduledOutages__TimeZone: 'Mars/Olympus' }, pluginsDir })).rejects.toThrow(
+      /ScheduledOutages__TimeZone.*Mars\/Olympus/,
+    );
   });
 });

@@ -22,7 +22,13 @@ const SLOW = { timeout: 20_000, interval: 100 };
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 const outage = (id: string, areas: string[], timeRestored: string | null = null) => ({
-  id, feeder: 'F12', areas, timeOff: '2026-11-22T08:15:00+05:30', timeRestored, cause: 'Fallen line', customersAffected: 300,
+  id,
+  feeder: 'F12',
+  areas,
+  timeOff: '2026-11-22T08:15:00+05:30',
+  timeRestored,
+  cause: 'Fallen line',
+  customersAffected: 300,
 });
 
 describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, against the real service', { timeout: 90_000 }, () => {
@@ -48,7 +54,8 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     const page = await context.newPage();
     page.on('console', (message) => {
       // Chromium logs every 4xx answer to fetch as an error; those are the API's answers the page explains.
-      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
+      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()))
+        problems.push(`console: ${message.text()}`);
     });
     page.on('pageerror', (error) => void problems.push(`page error: ${error.message}`));
     page.on('request', (request) => {
@@ -114,11 +121,14 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     await database?.drop();
   });
 
-  it('Push: the page offers the feed\'s filters, shows the link, its QR code and the app steps, and a later outage reaches the topic', async () => {
+  it("Push: the page offers the feed's filters, shows the link, its QR code and the app steps, and a later outage reaches the topic", async () => {
     const page = await openPage('/subscribe');
     await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').allTextContents(), SLOW).toEqual(['Power outages', 'Scheduled outages']);
     expect(await page.getByLabel('Email address').isHidden()).toBe(true);
-    const types = await page.getByRole('group', { name: 'Notify me about' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value));
+    const types = await page
+      .getByRole('group', { name: 'Notify me about' })
+      .getByRole('checkbox')
+      .evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value));
     // One choice per label the feed gives: a restoration and an outage first seen already over are one.
     expect(types).toEqual(['NewOutage', 'EstimateUpdated', 'Restoration,RestoredAnnouncement', 'ManualAnnouncement']);
 
@@ -151,10 +161,12 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     expect(await page.getByRole('link', { name: 'Open in the ntfy app' }).count()).toBe(0);
 
     const mailTo = () => smtp.messages.filter((message) => message.envelopeTo.includes('reader@example.org'));
-    await expect.poll(async () => {
-      await servicesOf(started.app).workers.runNow(OUTBOX);
-      return mailTo().length;
-    }, SLOW).toBe(1);
+    await expect
+      .poll(async () => {
+        await servicesOf(started.app).workers.runNow(OUTBOX);
+        return mailTo().length;
+      }, SLOW)
+      .toBe(1);
     expect(mailTo()[0].subject).toContain('Home in Kandy');
     const verifyLink = /https:\/\/alerts\.example\.org(\/api\/notification-subscriptions\/[^\s>"]+\/verify\?token=[^\s>"&]+)/.exec(mailTo()[0].text ?? '')?.[1];
     expect(verifyLink).toBeDefined();
@@ -202,7 +214,9 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     await expect.poll(() => page.getByRole('status').textContent(), SLOW).toBe('Test sent by Push notification: it should reach you within a few minutes.');
     expect(push.messages(topic).map((message) => message.title)).toEqual(['Test notification: Feeder seven']);
     await page.getByRole('button', { name: 'Send a test notification' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent(), SLOW).toMatch(/^A test was sent a short while ago\. You can send another one in 5 minutes \(at \d{1,2}:\d{2}.*\)\.$/);
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), SLOW)
+      .toMatch(/^A test was sent a short while ago\. You can send another one in 5 minutes \(at \d{1,2}:\d{2}.*\)\.$/);
     expect(push.messages(topic)).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Delete subscription' }).click();
@@ -217,7 +231,8 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
 
   it('manage page without its token or with a wrong one says what is wrong with the link', async () => {
     const created = await started.app.inject({
-      method: 'POST', url: '/api/notification-subscriptions',
+      method: 'POST',
+      url: '/api/notification-subscriptions',
       payload: { displayName: 'Link check', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
     });
     const { publicId } = created.json();
@@ -245,10 +260,13 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
       expect(await page.getByRole('button', { name: 'Subscribe' }).isDisabled()).toBe(true);
 
       // The API still takes the create (its deliveries wait for the push server); its manage page says there is no link yet.
-      const created = (await other.app.inject({
-        method: 'POST', url: '/api/notification-subscriptions',
-        payload: { displayName: 'Early bird', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
-      })).json();
+      const created = (
+        await other.app.inject({
+          method: 'POST',
+          url: '/api/notification-subscriptions',
+          payload: { displayName: 'Early bird', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+        })
+      ).json();
       await page.goto(`${otherUrl}/manage/${created.publicId}#token=${created.manageToken}`);
       await expect.poll(() => page.locator('#link-setup').innerText(), SLOW).toContain('There is no subscribe link yet');
       expect(await page.getByRole('link', { name: 'Open in the ntfy app' }).count()).toBe(0);
@@ -277,7 +295,7 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     expect(box.x + box.width).toBeLessThanOrEqual(390);
 
     await page.getByRole('link', { name: 'Manage this subscription' }).tap();
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Power outages in Matale');
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe('Power outages: Matale');
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Send a test notification' }).tap();
     await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Test sent by Push notification/);

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, servicesOf } from '../../core/app.ts';
 import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
-import { projectRoot } from '../../core/paths.ts';
+import { pluginRootsOf, projectRoot } from '../../core/paths.ts';
+import { loadPlatform } from '../../core/boot.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { shippedPluginsDir } from '../helpers/shipped-plugins.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -49,13 +50,25 @@ describe('plugin discovery', () => {
       id: 'fixture.items',
       displayName: 'Fixture items',
       eventTypes: ['ItemAdded'],
+      // Named the older way (filterableFields): core's words for it.
+      filterFields: [
+        {
+          id: 'keywords',
+          property: 'keywords',
+          label: 'Keywords',
+          hint: 'Comma-separated words to look for anywhere in an alert. Leave empty to skip.',
+          example: '',
+          match: 'contains',
+        },
+      ],
       filterableFields: ['Keywords'],
       filterProperties: { keywords: 'Keywords' },
-      // A feed that declares no presentation still reads in words, in UTC, without a calendar.
+      // A feed that declares no presentation still reads in words, in UTC, without a calendar or a map.
       eventTypeDetails: [{ type: 'ItemAdded', label: 'Item added', hint: '' }],
       urgentEventTypes: [],
       timeZone: 'UTC',
       hasCalendar: false,
+      hasMap: false,
     });
     expect(feeds.map((f: { id: string }) => f.id)).toEqual(['fixture.items', 'utility.power-outages', 'utility.scheduled-outages']);
     expect(monitors(servicesOf(app).workers.names)).toEqual(['fixture-feed.monitor']);
@@ -67,12 +80,12 @@ describe('plugin discovery', () => {
   it('registers no monitor when the feed or the master switch is off', async () => {
     const disabled = await start({ FixtureFeed__Enabled: 'false' });
     expect(monitors(servicesOf(disabled.app).workers.names)).toEqual([]);
-    expect(servicesOf(disabled.app).workers.names).toContain('core.delivery-dispatcher');
+    expect(servicesOf(disabled.app).workers.names).toContain('core.delivery.push');
     await disabled.close();
     const masterOff = await start({ FixtureFeed__Enabled: 'true', NotificationPipeline__Enabled: 'false' });
-    // The master switch also stops core's delivery dispatcher (delivery plugins' own workers, such as the email outbox, go on).
+    // The master switch also stops core's delivery lanes and fan-outs (delivery plugins' own workers, such as the email outbox, go on).
     expect(monitors(servicesOf(masterOff.app).workers.names)).toEqual([]);
-    expect(servicesOf(masterOff.app).workers.names).not.toContain('core.delivery-dispatcher');
+    expect(servicesOf(masterOff.app).workers.names.filter((name) => name.startsWith('core.delivery.') || name.startsWith('core.fanout.'))).toEqual([]);
     await masterOff.close();
   });
 
@@ -83,8 +96,34 @@ describe('plugin discovery', () => {
       id: 'utility.power-outages',
       displayName: 'Power outages',
       eventTypes: ['NewOutage', 'EstimateUpdated', 'Restoration', 'RestoredAnnouncement', 'ManualAnnouncement'],
-      filterableFields: ['Feeder', 'Area', 'Keywords'],
-      filterProperties: { feeders: 'Feeder', locationKeywords: 'Area', keywords: 'Keywords' },
+      filterFields: [
+        {
+          id: 'locationKeywords',
+          property: 'locationKeywords',
+          label: 'Areas',
+          hint: 'Comma-separated. Part of a name is enough. Leave empty for every area.',
+          example: 'Kandy, Peradeniya',
+          match: 'contains',
+        },
+        {
+          id: 'feeders',
+          property: 'feeders',
+          label: 'Feeders',
+          hint: 'Comma-separated feeder codes. Leave empty for every feeder.',
+          example: 'F12, F7',
+          match: 'equals',
+        },
+        {
+          id: 'keywords',
+          property: 'keywords',
+          label: 'Keywords',
+          hint: 'Comma-separated words to look for anywhere in an alert. Leave empty to skip.',
+          example: '',
+          match: 'contains',
+        },
+      ],
+      filterableFields: ['Area', 'Feeder', 'Keywords'],
+      filterProperties: { locationKeywords: 'Area', feeders: 'Feeder', keywords: 'Keywords' },
       eventTypeDetails: [
         { type: 'NewOutage', label: 'Power outage', hint: 'When the power goes off in your area.' },
         { type: 'EstimateUpdated', label: 'New restoration estimate', hint: 'When the utility changes its estimate of when power comes back.' },
@@ -95,8 +134,19 @@ describe('plugin discovery', () => {
       urgentEventTypes: ['NewOutage', 'ManualAnnouncement'],
       timeZone: 'UTC',
       hasCalendar: false,
+      hasMap: true,
     });
     expect(servicesOf(app).registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
+    // The filter fields in the language asked for, from the feed's own locales.
+    const sinhala = (await app.inject({ method: 'GET', url: '/api/notification-feeds?language=si' })).json();
+    expect(sinhala.find((f: { id: string }) => f.id === 'utility.power-outages').filterFields.map((field: { label: string }) => field.label)).toEqual([
+      'ප්‍රදේශ',
+      'ෆීඩර',
+      'මූල පද',
+    ]);
+    const unknown = await app.inject({ method: 'GET', url: '/api/notification-feeds?language=fr' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toMatch(/^querystring\/language/);
     await close();
   });
 
@@ -128,17 +178,22 @@ describe('plugin discovery', () => {
     const index = path.join(dir, 'fixture-feed', 'index.ts');
     writeFileSync(index, readFileSync(index, 'utf8').replace("id: 'fixture-feed',", "id: 'fixture-feed',\n  apiVersion: 99,"));
     await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(
-      /Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version 2: update the service/,
+      /Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version 3: update the service/,
     );
   });
 
   it('warns once, naming the plugin, when it was written before apiVersion existed; it works as before', async () => {
     const { app, logs } = await start({});
     const warnings = logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40 && entry.plugin === 'fixture-feed');
-    // It declares no apiVersion, and checks its answers the old way (parse): one warning each, and it still works.
+    // It declares no apiVersion, checks its answers the old way (parse), polls the shared source and declares its workers
+    // on the manifest: one warning each, and it still works.
     expect(warnings.map((entry) => entry.msg)).toEqual([
-      expect.stringMatching(/^plugin fixture-feed: it declares no apiVersion, so it is read as written for plugin API version 1; it works as before\./),
-      expect.stringMatching(/^plugin fixture-feed: its monitor checks answers with parse: /),
+      expect.stringMatching(
+        /^plugin fixture-feed: NPDEP001: it declares no apiVersion, so it is read as written for plugin API version 1; it works as before\./,
+      ),
+      expect.stringMatching(/^plugin fixture-feed: NPDEP002: its monitor checks answers with parse: /),
+      expect.stringMatching(/^plugin fixture-feed: NPDEP004: it was written before feeds had a source of their own/),
+      expect.stringMatching(/^plugin fixture-feed: NPDEP005: it declares routes, workers or createTarget on its manifest/),
     ]);
     expect((await app.inject({ url: '/api/notification-feeds' })).json().map((feed: { id: string }) => feed.id)).toContain('fixture.items');
     await app.close();
@@ -151,6 +206,54 @@ describe('plugin discovery', () => {
       cpSync(path.join(fixtures, 'plugins', 'fixture-feed'), path.join(outside, 'fixture-feed'), { recursive: true });
     });
     afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+    const feedIds = async (env: Record<string, string>) =>
+      (await loadPlatform(pluginRootsOf(env))).registry
+        .getAll()
+        .map((feed) => feed.id)
+        .sort();
+
+    it("adds its plugins to the shipped ones, as a list, each entry a folder of plugins or one plugin's folder", async () => {
+      expect(pluginRootsOf({}).map((root) => root.dir)).toEqual([path.join(projectRoot, 'plugins')]);
+      // Added to what plugins/ holds (the shipped feeds; in the drop-in pass, the third-party one too).
+      const shipped = await feedIds({});
+      expect(shipped).toEqual(expect.arrayContaining(['utility.power-outages', 'utility.scheduled-outages']));
+      expect(await feedIds({ PLUGINS_DIR: outside })).toEqual([...shipped, 'fixture.items'].sort());
+      const second = mkdtempSync(path.join(tmpdir(), 'np-plugins-'));
+      try {
+        cpSync(path.join(fixtures, 'plugins', 'water-outages'), path.join(second, 'water-outages'), { recursive: true });
+        // Two folders, the second named as the plugin's own folder.
+        expect(await feedIds({ PLUGINS_DIR: [outside, path.join(second, 'water-outages')].join(path.delimiter) })).toEqual(
+          [...shipped, 'fixture.items', 'fixture.water-outages'].sort(),
+        );
+      } finally {
+        rmSync(second, { recursive: true, force: true });
+      }
+    });
+
+    it('stops the start naming a folder that does not exist, one that holds no plugin, and a plugin installed twice', async () => {
+      const empty = mkdtempSync(path.join(tmpdir(), 'np-plugins-'));
+      try {
+        await expect(feedIds({ PLUGINS_DIR: `${outside}${path.delimiter}/no/such/folder` })).rejects.toThrow('PLUGINS_DIR: /no/such/folder does not exist');
+        await expect(feedIds({ PLUGINS_DIR: empty })).rejects.toThrow(`PLUGINS_DIR: ${empty} holds no plugin`);
+        cpSync(path.join(projectRoot, 'plugins', 'delivery-push'), path.join(empty, 'delivery-push'), { recursive: true });
+        await expect(feedIds({ PLUGINS_DIR: empty })).rejects.toThrow(/Plugin folder "delivery-push": is installed twice/);
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    });
+
+    it('npm start with a PLUGINS_DIR that does not exist exits 1 naming it, having started nothing', async () => {
+      const result = await run(process.execPath, [path.join(projectRoot, 'core', 'main.ts')], {
+        cwd: projectRoot,
+        env: { ...childEnv(), PLUGINS_DIR: '/no/such/plugins' },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('Start-up failed: PLUGINS_DIR: /no/such/plugins does not exist\n');
+    });
 
     it('loads its plugins: #plugin-api resolves for them too', async () => {
       const fresh = await provisionDatabase(await preferredKind());

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 
-const pages = ['README.md', ...readdirSync(path.join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(path.join(projectRoot, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The anchors a Markdown page's headings get on GitHub: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function anchorsOf(text: string): Set<string> {

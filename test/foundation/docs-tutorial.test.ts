@@ -14,10 +14,9 @@ const shown = [...page.matchAll(/<!-- file: (\S+) -->\n```ts\n([\s\S]*?)\n```/g)
  */
 describe('the plugin tutorial shows the tested plugins as they are', () => {
   it('shows both plugins, manifest first', () => {
-    expect(shown.map((entry) => entry.file)).toEqual(expect.arrayContaining([
-      'test/fixtures/third-party/utility-water-supply/index.ts',
-      'test/fixtures/third-party/delivery-chat/index.ts',
-    ]));
+    expect(shown.map((entry) => entry.file)).toEqual(
+      expect.arrayContaining(['test/fixtures/third-party/utility-water-supply/index.ts', 'test/fixtures/third-party/delivery-chat/index.ts']),
+    );
     expect(shown.length).toBeGreaterThanOrEqual(8);
   });
 

@@ -10,6 +10,7 @@ import { installedPgliteVersion, readTemplateStamp } from '../../core/db/embedde
 import { projectRoot } from '../../core/paths.ts';
 import { tmpRoot } from '../helpers/databases.ts';
 import { childEnv } from '../helpers/child-env.ts';
+import { listeningPort } from '../helpers/listening-port.ts';
 
 interface Exit {
   code: number | null;
@@ -25,18 +26,24 @@ function run(script: string, env: Record<string, string>): { child: ChildProcess
   return { child, output: () => output, exited };
 }
 
-async function waitReady(port: number, service: ReturnType<typeof run>): Promise<void> {
+/** Waits until a service started on port 0 says where it listens and answers ready there; its port. */
+async function waitReady(service: ReturnType<typeof run>): Promise<number> {
   let exitedEarly: Exit | undefined;
   void service.exited.then((exit) => (exitedEarly = exit));
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
     if (exitedEarly) throw new Error(`the service exited (${exitedEarly.code}):\n${exitedEarly.output}`);
-    const status = await fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.status, () => 0);
-    if (status === 200) return;
+    const port = listeningPort(service.output());
+    const status =
+      port === undefined
+        ? 0
+        : await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+            (response) => response.status,
+            () => 0,
+          );
+    if (status === 200) return port!;
   }
   throw new Error(`the service was not ready within 60 s:\n${service.output()}`);
 }
-
-const randomPort = () => 20000 + Math.floor(Math.random() * 20000);
 
 describe('a fresh embedded data folder', () => {
   async function openAndDescribe(dir: string) {
@@ -100,10 +107,9 @@ describe('one process per embedded data folder', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpRoot(), 'pg-lock-'));
-    port = randomPort();
     env = { Database__EmbeddedPath: dir, Logging__Level: 'info' };
-    service = run('core/main.ts', { ...env, Server__Port: String(port), Serverr__Port: '5001' });
-    await waitReady(port, service);
+    service = run('core/main.ts', { ...env, Server__Port: '0', Serverr__Port: '5001' });
+    port = await waitReady(service);
   }, 90_000);
   afterAll(async () => {
     service?.child.kill('SIGKILL');
@@ -111,7 +117,10 @@ describe('one process per embedded data folder', () => {
   });
 
   it('warns once at start about a misspelled section, naming the variable and the section meant', () => {
-    const warnings = service.output().split('\n').filter((line) => line.includes('Serverr__Port'));
+    const warnings = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('Serverr__Port'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0])).toMatchObject({ level: 40, key: 'Serverr__Port', section: 'Server', suggestion: 'Server__Port' });
     expect(warnings[0]).toContain('did you mean Server__Port?');
@@ -125,7 +134,7 @@ describe('one process per embedded data folder', () => {
   }, 60_000);
 
   it('a second service on the same folder fails the same way, and the first one still answers', async () => {
-    const second = await run('core/main.ts', { ...env, Server__Port: String(randomPort()) }).exited;
+    const second = await run('core/main.ts', { ...env, Server__Port: '0' }).exited;
     expect(second.code).toBe(1);
     expect(second.output).toContain(`Start-up failed: The embedded database in ${dir} is in use by process ${service.child.pid} (core/main.ts, since `);
     expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
@@ -141,8 +150,8 @@ describe('one process per embedded data folder', () => {
   }, 60_000);
 
   it('the lock of a killed service is taken over', async () => {
-    const killed = run('core/main.ts', { ...env, Server__Port: String(port) });
-    await waitReady(port, killed);
+    const killed = run('core/main.ts', { ...env, Server__Port: '0' });
+    await waitReady(killed);
     killed.child.kill('SIGKILL');
     await killed.exited;
     expect(existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
 describe.each(await databaseKinds())('health and migrations on %s', (kind) => {
@@ -9,7 +9,7 @@ describe.each(await databaseKinds())('health and migrations on %s', (kind) => {
 
   beforeAll(async () => {
     database = await provisionDatabase(kind);
-    started = await startTestApp({ database, now: () => new Date('2026-11-22T10:00:00Z') });
+    started = await startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database, now: () => new Date('2026-11-22T10:00:00Z') });
   });
   afterAll(async () => {
     await started?.close();
@@ -57,7 +57,10 @@ describe.runIf((await databaseKinds()).includes('postgres'))('two instances star
   it('both start, and the migrations are applied once', async () => {
     const database = await provisionDatabase('postgres');
     try {
-      const [a, b] = await Promise.all([startTestApp({ database }), startTestApp({ database })]);
+      const [a, b] = await Promise.all([
+        startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database }),
+        startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database }),
+      ]);
       const knex = servicesOf(a.app).database.knex;
       const { rows } = await knex.raw('SELECT name, count(*)::int AS n FROM knex_migrations GROUP BY name');
       expect(rows.length).toBeGreaterThan(0);

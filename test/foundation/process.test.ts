@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { tmpRoot } from '../helpers/databases.ts';
 import { childEnv } from '../helpers/child-env.ts';
+import { listeningPort } from '../helpers/listening-port.ts';
 
 interface Run {
   code: number | null;
@@ -34,49 +35,55 @@ describe('the service process', () => {
     expect(run.output).toContain('PowerOutages__PollingIntervalSeconds must be integer');
   });
 
-  it('serves on the configured port and stops cleanly on SIGTERM', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+  it('serves on the port it says it listens on (0: one the OS chose) and stops cleanly on SIGTERM', async () => {
     let readyStatus = 0;
-    const run = await startService(
-      { Server__Port: String(port), Database__EmbeddedPath: mkdtempSync(path.join(tmpRoot(), 'pg-')) },
-      (output, child) => {
-        if (readyStatus || !output.includes('Server listening')) return;
-        readyStatus = -1;
-        fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => {
-          readyStatus = response.status;
-          child.kill('SIGTERM');
-        });
-      },
-    );
+    const run = await startService({ Server__Port: '0', Database__EmbeddedPath: mkdtempSync(path.join(tmpRoot(), 'pg-')) }, (output, child) => {
+      const port = listeningPort(output);
+      if (readyStatus || port === undefined) return;
+      readyStatus = -1;
+      fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => {
+        readyStatus = response.status;
+        child.kill('SIGTERM');
+      });
+    });
     expect(readyStatus).toBe(200);
     expect(run.code).toBe(0);
     expect(run.output).toContain('"signal":"SIGTERM"');
   });
 
   it('npm start passes a SIGTERM sent to npm on to the service, which stops and frees its port', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
     // In a process group of its own, so whatever is left (a service npm failed to stop) is killed at the end.
     const child = spawn('npm', ['start'], {
       detached: true,
       cwd: projectRoot,
-      env: { ...childEnv(), Server__Port: String(port), Database__EmbeddedPath: mkdtempSync(path.join(tmpRoot(), 'pg-')) },
+      env: { ...childEnv(), Server__Port: '0', Database__EmbeddedPath: mkdtempSync(path.join(tmpRoot(), 'pg-')) },
     });
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await new Promise<void>((resolve) => {
       const collect = (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('Server listening')) resolve();
+        if (listeningPort(output) !== undefined) resolve();
       };
       child.stdout.on('data', collect);
       child.stderr.on('data', collect);
     });
+    const port = listeningPort(output)!;
     try {
       child.kill('SIGTERM'); // npm itself, as `kill <pid of npm start>` or a process manager does
       await exited;
       expect(output).toContain('"signal":"SIGTERM"');
       // Nothing is left listening: the service, not only npm, is gone.
-      await expect.poll(() => fetch(`http://127.0.0.1:${port}/`).then(() => 'answering', () => 'closed'), { timeout: 10_000 }).toBe('closed');
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${port}/`).then(
+              () => 'answering',
+              () => 'closed',
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe('closed');
     } finally {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -87,11 +94,10 @@ describe('the service process', () => {
   });
 
   it('stops gracefully on SIGHUP (a closed terminal): says so, exits 0, and leaves no lock on the embedded database', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
     const dataDir = mkdtempSync(path.join(tmpRoot(), 'pg-'));
     let sent = false;
-    const run = await startService({ Server__Port: String(port), Database__EmbeddedPath: dataDir }, (output, child) => {
-      if (sent || !output.includes('Server listening')) return;
+    const run = await startService({ Server__Port: '0', Database__EmbeddedPath: dataDir }, (output, child) => {
+      if (sent || listeningPort(output) === undefined) return;
       sent = true;
       expect(existsSync(path.join(dataDir, 'notification-pipeline.lock'))).toBe(true);
       child.kill('SIGHUP');

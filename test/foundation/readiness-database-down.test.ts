@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { provisionDatabase, postgresReachable } from '../helpers/databases.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
-import { startTestApp } from '../helpers/test-app.ts';
+import { startTestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 
 describe.runIf(await postgresReachable())('readiness with the database unreachable', () => {
   it('answers 503 once the database stops answering, while /health still answers', async () => {
@@ -10,7 +10,10 @@ describe.runIf(await postgresReachable())('readiness with the database unreachab
     const proxy = await startTcpProxy(upstream.hostname, Number(upstream.port || 5432));
     const viaProxy = new URL(database.connectionString!);
     viaProxy.port = String(proxy.port);
-    const started = await startTestApp({ database: { ...database, env: { ConnectionStrings__DefaultConnection: viaProxy.toString() } } });
+    const started = await startTestApp({
+      pluginsDir: EVERY_INSTALLED_PLUGIN,
+      database: { ...database, env: { ConnectionStrings__DefaultConnection: viaProxy.toString() } },
+    });
     try {
       expect((await started.app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
       await proxy.cut();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { DB_PASSWORD, SECRETS, withDatabasePassword } from '../helpers/secret-env.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
 const secrets = SECRETS;
@@ -12,7 +12,11 @@ describe('secrets never reach the logs', () => {
 
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
-    started = await startTestApp({ database: withDatabasePassword(database), env: { ...secrets, Logging__Level: 'debug' } });
+    started = await startTestApp({
+      pluginsDir: EVERY_INSTALLED_PLUGIN,
+      database: withDatabasePassword(database),
+      env: { ...secrets, Logging__Level: 'debug' },
+    });
   });
   afterAll(async () => {
     await started?.close();
@@ -29,7 +33,7 @@ describe('secrets never reach the logs', () => {
     // A careless log call with the whole configuration and a secret in a message.
     app.log.info({ config: servicesOf(app).fullConfig }, `token is ${secrets.Notifications__Push__PublishToken}`);
     app.log.error({ err: new Error(`connect failed for ${database.connectionString ?? 'x'} key=${secrets.EmailProvider__ApiKey}`) }, 'failure');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => logs.some((line) => line.includes('"msg":"failure"'))).toBe(true);
     const text = logs.join('');
     expect(logs.length).toBeGreaterThan(3);
     for (const value of [...Object.values(secrets), DB_PASSWORD, 'link-token-abcdef']) expect(text).not.toContain(value);

@@ -18,7 +18,9 @@ describe('npm run token', () => {
   });
 
   it('prints a user token without --admin, for the hours asked', () => {
-    const claims = createVerifier({ key: SECRET, algorithms: ['HS256'] })(run(['--sub', 'someone', '--hours', '2'], { Jwt__Secret: SECRET }).stdout.trim()) as Record<string, number | string>;
+    const claims = createVerifier({ key: SECRET, algorithms: ['HS256'] })(
+      run(['--sub', 'someone', '--hours', '2'], { Jwt__Secret: SECRET }).stdout.trim(),
+    ) as Record<string, number | string>;
     expect(claims.role).toBeUndefined();
     expect(Number(claims.exp) - Number(claims.iat)).toBe(2 * 3600);
   });

@@ -9,7 +9,6 @@ import { WorkerLeases } from '../../core/scheduler/worker-leases.ts';
 import { WorkerScheduler } from '../../core/scheduler/worker-scheduler.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 
-
 function captureLogger() {
   const lines: Array<Record<string, unknown>> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
@@ -92,11 +91,18 @@ describe('worker scheduler', () => {
     const lease = await knex('worker_leases').where({ name: 'shared-monitor' }).first();
     expect(lease.lease_owner).toBeNull();
     // The next run is due in 90 % of the period, on the database's clock (the one the leases are judged by).
-    expect((await knex.raw("SELECT next_run_at > now() + interval '3000 seconds' AS later FROM worker_leases WHERE name = 'shared-monitor'")).rows[0].later).toBe(true);
+    expect(
+      (await knex.raw("SELECT next_run_at > now() + interval '3000 seconds' AS later FROM worker_leases WHERE name = 'shared-monitor'")).rows[0].later,
+    ).toBe(true);
   });
 
   it('lets another instance take over a lease its dead owner never released', async () => {
-    await knex('worker_leases').insert({ name: 'orphan', next_run_at: knex.raw("now() - interval '1 minute'"), lease_owner: 'dead', lease_until: knex.raw("now() - interval '1 second'") });
+    await knex('worker_leases').insert({
+      name: 'orphan',
+      next_run_at: knex.raw("now() - interval '1 minute'"),
+      lease_owner: 'dead',
+      lease_until: knex.raw("now() - interval '1 second'"),
+    });
     expect(await new WorkerLeases(knex, 'alive').tryAcquire('orphan', 60)).toBe(true);
     expect(await new WorkerLeases(knex, 'other').tryAcquire('orphan', 60)).toBe(false);
   });

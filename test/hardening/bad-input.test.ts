@@ -27,7 +27,12 @@ describe('bad input is a 400 naming the field, never a 500', () => {
 
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
-    started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false, env: { Jwt__Secret: SECRET, SubscriptionLimits__MaxPerIp: '100', SubscriptionLimits__MaxPerIpPerDay: '100' } });
+    started = await startTestApp({
+      database,
+      pluginsDir: pipelinePluginsDir(),
+      workers: false,
+      env: { Jwt__Secret: SECRET, SubscriptionLimits__MaxPerIp: '100', SubscriptionLimits__MaxPerIpPerDay: '100' },
+    });
     app = started.app;
   });
   afterAll(async () => {
@@ -99,7 +104,9 @@ describe('bad input is a 400 naming the field, never a 500', () => {
     it('an unknown filter property is named, with the allowed ones', async () => {
       const response = await send({ method: 'POST', url: URL_BASE, payload: push({ filter: { area: ['Kandy'] } }) });
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('body/filter has an unknown property "area" (allowed: feeders, locationKeywords, keywords, eventTypes)');
+      expect(response.json().message).toBe(
+        'body/filter has an unknown property "area" (allowed: feeders, locationKeywords, keywords, eventTypes, places, fields)',
+      );
     });
 
     it('an unknown top-level property is named too', async () => {
@@ -126,6 +133,8 @@ describe('bad input is a 400 naming the field, never a 500', () => {
   });
 
   it('a trusted proxy entry that is no address or range stops the start, naming the key', async () => {
-    await expect(buildApp({ env: { Server__TrustedProxies: '127.0.0.1,nginx' } })).rejects.toThrow(/Server__TrustedProxies: "nginx" is not an IP address or CIDR range/);
+    await expect(buildApp({ env: { Server__TrustedProxies: '127.0.0.1,nginx' } })).rejects.toThrow(
+      /Server__TrustedProxies: "nginx" is not an IP address or CIDR range/,
+    );
   });
 });

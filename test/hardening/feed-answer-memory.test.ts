@@ -5,7 +5,7 @@ import { freeLoopbackPort } from '../../demo/web/loopback.ts';
 import { startPushServerDouble } from '../doubles/push-server-double.ts';
 import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { postgresReachable, provisionDatabase } from '../helpers/databases.ts';
-import { E2E_JWT_SECRET, killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { E2E_JWT_SECRET, killTestEnv } from '../helpers/e2e-env.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { childEnv } from '../helpers/child-env.ts';
 
@@ -29,7 +29,8 @@ describe.runIf(await postgresReachable())('a 60 MiB chunked feed answer', () => 
     const service = startServiceProcess(
       {
         ...childEnv(),
-        ...killTestEnv(feed, push, database.env, { Server__Port: String(port), Logging__Level: 'warn', PLUGINS_DIR: realPluginsDir(['utility-power-outages', 'delivery-push']) }),
+        // Every shipped plugin, as npm start loads them.
+        ...killTestEnv(feed, push, database.env, { Server__Port: String(port), Logging__Level: 'warn' }),
       },
       serviceUrl,
       (chunk) => void output.push(chunk.toString()),
@@ -38,11 +39,16 @@ describe.runIf(await postgresReachable())('a 60 MiB chunked feed answer', () => 
       await service.ready;
       const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
       const health = async () => {
-        const feeds = (await (await fetch(`${serviceUrl}/api/admin/feeds`, { headers: admin })).json()) as Array<{ id: string; lastError: { message: string } | null }>;
+        const feeds = (await (await fetch(`${serviceUrl}/api/admin/feeds`, { headers: admin })).json()) as Array<{
+          id: string;
+          lastError: { message: string } | null;
+        }>;
         return feeds.find((entry) => entry.id === 'utility.power-outages')?.lastError?.message ?? null;
       };
       // The poll made at start meets the huge answer.
-      await expect.poll(health, { timeout: 60_000, interval: 250 }).toBe("utility-power-outages: the answer is larger than 10485760 bytes (the feed's MaxAnswerBytes)");
+      await expect
+        .poll(health, { timeout: 60_000, interval: 250 })
+        .toBe("utility-power-outages: the answer is larger than 10485760 bytes (the feed's MaxAnswerBytes)");
       const { peak } = memoryMiB(service.pid!);
       expect(feed.sent.finished).toBe(false);
       expect(feed.sent.bytes).toBeLessThan(30 * MIB);

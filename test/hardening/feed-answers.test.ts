@@ -14,10 +14,25 @@ const POWER = 'utility-power-outages.monitor';
 const SCHEDULED = 'utility-scheduled-outages.monitor';
 const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
 const outage = (id: string, patch: Record<string, unknown> = {}) => ({
-  id, feeder: 'F12', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line', customersAffected: 1200, ...patch,
+  id,
+  feeder: 'F12',
+  areas: ['Kandy'],
+  timeOff: '2026-11-22T08:15:00+05:30',
+  timeRestored: null,
+  cause: 'Fallen line',
+  customersAffected: 1200,
+  ...patch,
 });
 const planned = (id: string, patch: Record<string, unknown> = {}) => ({
-  id, date: '2026-11-24', start: '09:00', end: '17:00', feeder: 'F3', areas: ['Gampola'], reason: 'Maintenance', status: 'scheduled', ...patch,
+  id,
+  date: '2026-11-24',
+  start: '09:00',
+  end: '17:00',
+  feeder: 'F3',
+  areas: ['Gampola'],
+  reason: 'Maintenance',
+  status: 'scheduled',
+  ...patch,
 });
 /** An unknown field nested 5,000 levels deep, as JSON text (JSON.stringify cannot write it; JSON.parse reads it). */
 const DEEP = `${'{"deeper":'.repeat(5000)}"bottom"${'}'.repeat(5000)}`;
@@ -44,7 +59,9 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
   };
   const feedHealth = async (feedId: string) => {
     const response = await app.inject({ url: '/api/admin/feeds', headers: admin });
-    return (response.json() as Array<{ id: string; lastError: { kind: string; message: string } | null; consecutiveFailures: number }>).find((entry) => entry.id === feedId)!;
+    return (response.json() as Array<{ id: string; lastError: { kind: string; message: string } | null; consecutiveFailures: number }>).find(
+      (entry) => entry.id === feedId,
+    )!;
   };
   const metric = async (name: string, labels: Record<string, string>) => sampleValue(parseMetrics((await app.inject('/metrics')).body), name, labels) ?? 0;
 
@@ -55,23 +72,32 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
       database,
       now,
       pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push']),
-      env: e2eEnv(feed, push, {
-        PowerOutages__Enabled: 'true',
-        PowerOutages__PollingIntervalSeconds: '3600',
-        // Room for the 10,000-outage answer (2 MiB) below; the default is 10 MiB.
-        PowerOutages__MaxAnswerBytes: String(4 * 1024 * 1024),
-        ScheduledOutages__Enabled: 'true',
-        ScheduledOutages__PollingIntervalSeconds: '3600',
-        NotificationPipeline__CooldownSeconds: '0',
-        // Only the test's own subscriber: 10,000 announcements are 10,000 messages, not 20,000.
-        NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: '',
-        NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
-      }, now),
+      env: e2eEnv(
+        feed,
+        push,
+        {
+          PowerOutages__Enabled: 'true',
+          PowerOutages__PollingIntervalSeconds: '3600',
+          // Room for the 10,000-outage answer (2 MiB) below; the default is 10 MiB.
+          PowerOutages__MaxAnswerBytes: String(4 * 1024 * 1024),
+          ScheduledOutages__Enabled: 'true',
+          ScheduledOutages__PollingIntervalSeconds: '3600',
+          NotificationPipeline__CooldownSeconds: '0',
+          // Only the test's own subscriber: 10,000 announcements are 10,000 messages, not 20,000.
+          NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: '',
+          NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
+        },
+        now,
+      ),
     });
     app = started.app;
     await servicesOf(app).workers.runNow(POWER);
     await servicesOf(app).workers.runNow(SCHEDULED);
-    const created = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'All', feedId: 'utility.power-outages', delivery: { provider: 'Push' } } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'All', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+    });
     topic = created.json().delivery.destination;
   });
   afterAll(async () => {
@@ -90,14 +116,22 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
     // The service read up to its limit and hung up: far less than the 32 MiB were written (socket buffers hold some).
     expect(feed.sent.bytes).toBeLessThan(12 * 1024 * 1024);
     expect(Number((await knex()('power_outages').where('id', 'like', 'HUGE-%').count({ n: '*' }))[0].n)).toBe(0);
-    expect((await feedHealth('utility.power-outages')).lastError).toMatchObject({ kind: 'EndpointError', message: 'utility-power-outages: the answer is larger than 4194304 bytes (the feed\'s MaxAnswerBytes)' });
+    expect((await feedHealth('utility.power-outages')).lastError).toMatchObject({
+      kind: 'EndpointError',
+      message: "utility-power-outages: the answer is larger than 4194304 bytes (the feed's MaxAnswerBytes)",
+    });
     // With a Content-Length, refused unread.
     feed.huge(8 * 1024 * 1024, { contentLength: true });
     await poll();
     expect((await feedHealth('utility.power-outages')).consecutiveFailures).toBe(2);
     feed.setPowerOutages([outage('PO-BEFORE'), outage('PO-AFTER')]);
     await poll();
-    expect(push.messages(topic).slice(messagesBefore).map((message) => message.title)).toEqual(['Power outage: Kandy']);
+    expect(
+      push
+        .messages(topic)
+        .slice(messagesBefore)
+        .map((message) => message.title),
+    ).toEqual(['Power outage: Kandy']);
     expect((await feedHealth('utility.power-outages')).consecutiveFailures).toBe(0);
   });
 
@@ -119,7 +153,12 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
     const before = push.messages(topic).length;
     await poll();
     // The good ones, and only they, were stored and announced.
-    expect(await knex()('power_outages').whereIn('id', ['PO-GOOD-1', 'PO-GOOD-2', 'PO-NUL', 'PO-SURROGATE', 'PO-HUGE-COUNT', 'PO-YEAR-0', 'PO-FORGED-LINE', 'PO-ESCAPE']).orderBy('id').pluck('id')).toEqual(['PO-GOOD-1', 'PO-GOOD-2']);
+    expect(
+      await knex()('power_outages')
+        .whereIn('id', ['PO-GOOD-1', 'PO-GOOD-2', 'PO-NUL', 'PO-SURROGATE', 'PO-HUGE-COUNT', 'PO-YEAR-0', 'PO-FORGED-LINE', 'PO-ESCAPE'])
+        .orderBy('id')
+        .pluck('id'),
+    ).toEqual(['PO-GOOD-1', 'PO-GOOD-2']);
     // A right-to-left override is no control character: the item is kept, and the override removed from what people read.
     const sent = push.messages(topic).slice(before);
     expect(sent.map((message) => message.title)).toEqual(['Power outage: Kandy', 'Power outage: Peradeniya']);
@@ -128,7 +167,10 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
     const [stored] = await knex()('power_outages').where({ id: 'PO-GOOD-1' }).select('payload');
     expect(Object.keys(stored.payload).sort()).toEqual(['areas', 'cause', 'customersAffected', 'feeder', 'id', 'timeOff', 'timeRestored']);
     // One warning for the poll, naming each item and its reason.
-    const warnings = started.logs.slice(logsBefore).map((line) => JSON.parse(line)).filter((line) => line.msg?.startsWith('feed items left out'));
+    const warnings = started.logs
+      .slice(logsBefore)
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg?.startsWith('feed items left out'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0].items.map((item: { id: string; reason: string }) => [item.id, item.reason])).toEqual([
       ['PO-NUL', 'control-character'],
@@ -145,7 +187,9 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
     expect(await metric('notification_feed_items_rejected_total', { feed: 'utility.power-outages', reason: 'number-out-of-range' })).toBe(1);
     const health = await feedHealth('utility.power-outages');
     expect(health.consecutiveFailures).toBe(0);
-    expect(health.lastError?.message).toMatch(/^8 items of the answer left out \(the others were processed\): PO-NUL: \/cause holds a control character \(U\+0000\); PO-SURROGATE: \/areas\/0 holds a lone UTF-16 surrogate; PO-HUGE-COUNT: \/customersAffected is out of range: it must be <= 2147483647;/);
+    expect(health.lastError?.message).toMatch(
+      /^8 items of the answer left out \(the others were processed\): PO-NUL: \/cause holds a control character \(U\+0000\); PO-SURROGATE: \/areas\/0 holds a lone UTF-16 surrogate; PO-HUGE-COUNT: \/customersAffected is out of range: it must be <= 2147483647;/,
+    );
     expect(health.lastError?.message).not.toMatch(/insert|select|update|"power_outages"/i);
   });
 
@@ -158,11 +202,21 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
     ]);
     const before = push.messages(topic).length;
     await poll();
-    expect(push.messages(topic).slice(before).map((message) => message.title)).toEqual(['Power restored: Kandy', 'Power outage: Matale']);
+    expect(
+      push
+        .messages(topic)
+        .slice(before)
+        .map((message) => message.title),
+    ).toEqual(['Power restored: Kandy', 'Power outage: Matale']);
   });
 
   it('the scheduled feed too: a bad planned outage is left out and the calendar holds only the good ones', async () => {
-    feed.setScheduledOutages([planned('SO-1'), planned('SO-2\r\nBEGIN:VEVENT'), planned('SO-3', { date: '0000-11-24' }), planned('SO-4', { areas: ['Kandy'] })]);
+    feed.setScheduledOutages([
+      planned('SO-1'),
+      planned('SO-2\r\nBEGIN:VEVENT'),
+      planned('SO-3', { date: '0000-11-24' }),
+      planned('SO-4', { areas: ['Kandy'] }),
+    ]);
     await poll(SCHEDULED);
     expect(await knex()('scheduled_outages').orderBy('id').pluck('id')).toEqual(['SO-1', 'SO-4']);
     const ics = (await app.inject('/api/notification-feeds/utility.scheduled-outages/calendar.ics')).body;
@@ -176,7 +230,14 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
     const before = push.messages(topic).length;
     await poll();
     await expect.poll(() => push.messages(topic).length - before, { timeout: 120_000, interval: 500 }).toBe(10_000);
-    expect(new Set(push.messages(topic).slice(before).map((message) => message.title)).size).toBe(10_000);
+    expect(
+      new Set(
+        push
+          .messages(topic)
+          .slice(before)
+          .map((message) => message.title),
+      ).size,
+    ).toBe(10_000);
     expect(Number((await knex()('notification_delivery_ledger').where('source_key', 'like', 'STORM-%').count({ n: '*' }))[0].n)).toBe(10_000);
     expect((await feedHealth('utility.power-outages')).consecutiveFailures).toBe(0);
   }, 150_000);

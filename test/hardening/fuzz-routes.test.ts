@@ -39,28 +39,51 @@ describe('every route under hostile input', () => {
     const paramNames = paramNamesOf(route);
     const queryKeys = Object.keys(schema.querystring?.properties ?? {});
     const tokens = fc.oneof(fc.constantFrom(seeds.verifyToken, seeds.unsubscribeToken, seeds.pushManageToken), strings);
-    return fc.record({
-      params: fc.tuple(...paramNames.map(() => fc.oneof(fc.constantFrom(seeds.pushPublicId, seeds.emailPublicId), strings))),
-      query: fc.tuple(
-        fc.tuple(...queryKeys.map((key) => fc.option(tokens.map((value) => [key, value] as const), { nil: undefined }))),
-        fc.option(fc.tuple(strings, strings), { nil: undefined, freq: 5 }),
-      ),
-      authorization: fc.option(fc.constantFrom(seeds.adminBearer, seeds.adminBearer, seeds.adminBearer, seeds.userBearer, 'Bearer not.a.jwt', 'Basic YTpi'), { nil: undefined }),
-      manageToken: fc.option(fc.oneof(fc.constant(seeds.pushManageToken), strings), { nil: undefined }),
-      forwardedFor: fc.option(strings, { nil: undefined, freq: 4 }),
-      contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x'),
-      body: BODY_METHODS.has(route.method) ? fc.option(bodyText(schema.body, seeds), { nil: undefined, freq: 8 }) : fc.constant(undefined),
-    }).map(({ params, query, authorization, manageToken, forwardedFor, contentType, body }) => {
-      let index = 0;
-      const url = fillPath(route.url, () => params[index++]);
-      const entries = [...query[0].filter((entry) => entry !== undefined), ...(query[1] ? [query[1]] : [])];
-      const headers: Record<string, string> = {};
-      if (authorization) headers.authorization = authorization;
-      if (manageToken !== undefined) headers['x-subscription-token'] = manageToken;
-      if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor;
-      if (body !== undefined) headers['content-type'] = contentType;
-      return { method: route.method as InjectOptions['method'], url: `${url}${queryString(entries)}`, headers, ...(body !== undefined ? { payload: body } : {}) };
-    });
+    return fc
+      .record({
+        params: fc.tuple(...paramNames.map(() => fc.oneof(fc.constantFrom(seeds.pushPublicId, seeds.emailPublicId), strings))),
+        query: fc.tuple(
+          fc.tuple(
+            ...queryKeys.map((key) =>
+              fc.option(
+                tokens.map((value) => [key, value] as const),
+                { nil: undefined },
+              ),
+            ),
+          ),
+          fc.option(fc.tuple(strings, strings), { nil: undefined, freq: 5 }),
+        ),
+        authorization: fc.option(fc.constantFrom(seeds.adminBearer, seeds.adminBearer, seeds.adminBearer, seeds.userBearer, 'Bearer not.a.jwt', 'Basic YTpi'), {
+          nil: undefined,
+        }),
+        manageToken: fc.option(fc.oneof(fc.constant(seeds.pushManageToken), strings), { nil: undefined }),
+        forwardedFor: fc.option(strings, { nil: undefined, freq: 4 }),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/json',
+          'application/json',
+          'application/x-www-form-urlencoded',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+        ),
+        body: BODY_METHODS.has(route.method) ? fc.option(bodyText(schema.body, seeds), { nil: undefined, freq: 8 }) : fc.constant(undefined),
+      })
+      .map(({ params, query, authorization, manageToken, forwardedFor, contentType, body }) => {
+        let index = 0;
+        const url = fillPath(route.url, () => params[index++]);
+        const entries = [...query[0].filter((entry) => entry !== undefined), ...(query[1] ? [query[1]] : [])];
+        const headers: Record<string, string> = {};
+        if (authorization) headers.authorization = authorization;
+        if (manageToken !== undefined) headers['x-subscription-token'] = manageToken;
+        if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor;
+        if (body !== undefined) headers['content-type'] = contentType;
+        return {
+          method: route.method as InjectOptions['method'],
+          url: `${url}${queryString(entries)}`,
+          headers,
+          ...(body !== undefined ? { payload: body } : {}),
+        };
+      });
   }
 
   type Schema = { querystring?: { properties?: Record<string, unknown> }; body?: unknown };
@@ -79,9 +102,10 @@ describe('every route under hostile input', () => {
     const validQuery = queryKeys.map((key) => [key, seeds.verifyToken] as const);
     const url = (param: (name: string) => string, query: ReadonlyArray<readonly [string, string]>) => `${fillPath(route.url, param)}${queryString(query)}`;
     // Real ids and tokens that fit together, so a mutated body reaches the handler of a link route too.
-    const contexts = paramNames.length + queryKeys.length === 0
-      ? [{ id: seeds.pushPublicId, token: seeds.verifyToken }]
-      : [seeds.verifyToken, seeds.unsubscribeToken].flatMap((token) => [seeds.pushPublicId, seeds.emailPublicId].map((id) => ({ id, token })));
+    const contexts =
+      paramNames.length + queryKeys.length === 0
+        ? [{ id: seeds.pushPublicId, token: seeds.verifyToken }]
+        : [seeds.verifyToken, seeds.unsubscribeToken].flatMap((token) => [seeds.pushPublicId, seeds.emailPublicId].map((id) => ({ id, token })));
     const requests: InjectOptions[] = [];
     for (const body of examplesOf(schema.body).flatMap(mutationsOf)) {
       for (const { id, token } of contexts) {
@@ -93,7 +117,15 @@ describe('every route under hostile input', () => {
       for (const value of canonicalStrings) requests.push({ method, url: url((param) => (param === name ? value : validParam()), validQuery), headers });
     }
     for (const key of queryKeys) {
-      for (const value of canonicalStrings) requests.push({ method, url: url(validParam, validQuery.map(([k, v]) => [k, k === key ? value : v] as const)), headers });
+      for (const value of canonicalStrings)
+        requests.push({
+          method,
+          url: url(
+            validParam,
+            validQuery.map(([k, v]) => [k, k === key ? value : v] as const),
+          ),
+          headers,
+        });
     }
     return requests;
   }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { loadLinkKey } from '../../plugins/delivery-email/outbox-repository.ts';
-import { unsubscribeToken } from '../../plugins/delivery-email/link-tokens.ts';
+import type { Knex } from 'knex';
 import { DEFAULT_PUBLISHER_TOKEN, startPushServerDouble, type PushServerDouble } from '../doubles/push-server-double.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { pluginModule } from '../helpers/plugin-module.ts';
+import { startTestApp, type TestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
 const SECRET = 'hostile-jwt-secret-0123456789abcdef';
@@ -13,6 +13,7 @@ const SECRET = 'hostile-jwt-secret-0123456789abcdef';
 export interface Seeds {
   pushPublicId: string;
   pushManageToken: string;
+  /** Without the email plugin: the push subscription's id and tokens that fit no route (there are no email routes to reach). */
   emailPublicId: string;
   verifyToken: string;
   unsubscribeToken: string;
@@ -37,6 +38,7 @@ export async function startHostileHarness(): Promise<HostileHarness> {
   let started: TestApp | undefined;
   try {
     started = await startTestApp({
+      pluginsDir: EVERY_INSTALLED_PLUGIN,
       database,
       workers: false,
       env: {
@@ -60,16 +62,11 @@ export async function startHostileHarness(): Promise<HostileHarness> {
       return response.json() as { publicId: string; manageToken: string };
     };
     const pushSubscription = await create({ provider: 'Push' });
-    const emailSubscription = await create({ provider: 'Email', destination: 'seed@example.org' });
-    const knex = servicesOf(app).database.knex;
-    const outbox = await knex('email_outbox').where({ kind: 'verification' }).first('params');
-    const params = typeof outbox.params === 'string' ? JSON.parse(outbox.params) : outbox.params;
+    const email = await emailSeeds(servicesOf(app).database.knex, () => create({ provider: 'Email', destination: 'seed@example.org' }));
     const seeds: Seeds = {
       pushPublicId: pushSubscription.publicId,
       pushManageToken: pushSubscription.manageToken,
-      emailPublicId: emailSubscription.publicId,
-      verifyToken: params.token,
-      unsubscribeToken: unsubscribeToken(await loadLinkKey(knex), emailSubscription.publicId),
+      ...(email ?? { emailPublicId: pushSubscription.publicId, verifyToken: 'no-email-plugin', unsubscribeToken: 'no-email-plugin' }),
       adminBearer: `Bearer ${jwtFor(SECRET, { sub: 'ops', role: 'admin' })}`,
       userBearer: `Bearer ${jwtFor(SECRET, { sub: 'someone' })}`,
     };
@@ -89,6 +86,20 @@ export async function startHostileHarness(): Promise<HostileHarness> {
     await database.drop();
     throw error;
   }
+}
+
+/** An email subscription with its verification and unsubscribe tokens, or null without the email plugin. */
+async function emailSeeds(
+  knex: Knex,
+  create: () => Promise<{ publicId: string }>,
+): Promise<Pick<Seeds, 'emailPublicId' | 'verifyToken' | 'unsubscribeToken'> | null> {
+  const tokens = await pluginModule<{ unsubscribeToken(key: string, publicId: string): string }>('delivery-email', 'link-tokens.ts');
+  const repository = await pluginModule<{ loadLinkKey(knex: Knex): Promise<string> }>('delivery-email', 'outbox-repository.ts');
+  if (!tokens || !repository) return null;
+  const { publicId } = await create();
+  const outbox = await knex('email_outbox').where({ kind: 'verification' }).first('params');
+  const params = typeof outbox.params === 'string' ? JSON.parse(outbox.params) : outbox.params;
+  return { emailPublicId: publicId, verifyToken: params.token, unsubscribeToken: tokens.unsubscribeToken(await repository.loadLinkKey(knex), publicId) };
 }
 
 /** A route's URL with its parameters filled in (each byte percent-encoded, so any string fits). */

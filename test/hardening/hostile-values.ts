@@ -85,7 +85,12 @@ function shaped(s: Schema, seeds: Seeds, depth: number): fc.Arbitrary<unknown> {
   switch (s.type) {
     case 'object': {
       const properties = (s.properties ?? {}) as Record<string, unknown>;
-      const known = Object.entries(properties).map(([key, sub]) => fc.option(fromSchema(sub, seeds, depth + 1).map((value) => [key, value] as const), { nil: undefined }));
+      const known = Object.entries(properties).map(([key, sub]) =>
+        fc.option(
+          fromSchema(sub, seeds, depth + 1).map((value) => [key, value] as const),
+          { nil: undefined },
+        ),
+      );
       const extra = fc.option(fc.tuple(hostileString(seeds), anyJson(seeds)), { nil: undefined, freq: 6 });
       return fc.tuple(fc.tuple(...known), extra).map(([entries, more]) => {
         const object: Record<string, unknown> = {};
@@ -95,10 +100,7 @@ function shaped(s: Schema, seeds: Seeds, depth: number): fc.Arbitrary<unknown> {
       });
     }
     case 'array':
-      return fc.oneof(
-        { weight: 6, arbitrary: fc.array(fromSchema(s.items, seeds, depth + 1), { maxLength: 4 }) },
-        { weight: 1, arbitrary: fc.constant([]) },
-      );
+      return fc.oneof({ weight: 6, arbitrary: fc.array(fromSchema(s.items, seeds, depth + 1), { maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant([]) });
     case 'string':
       return hostileString(seeds);
     case 'integer':
@@ -204,7 +206,11 @@ export function mutationsOf(example: unknown): unknown[] {
 /** One random mutation of an example: a part replaced by a hostile value, mostly of its own type. */
 export function mutatedExample(examples: readonly unknown[], seeds: Seeds): fc.Arbitrary<unknown> {
   return fc
-    .record({ example: fc.constantFrom(...examples), pick: fc.nat(), replacement: fc.oneof(fc.constantFrom(...CANONICAL_REPLACEMENTS), hostileString(seeds), anyJson(seeds)) })
+    .record({
+      example: fc.constantFrom(...examples),
+      pick: fc.nat(),
+      replacement: fc.oneof(fc.constantFrom(...CANONICAL_REPLACEMENTS), hostileString(seeds), anyJson(seeds)),
+    })
     .map(({ example, pick, replacement }) => {
       const paths = pathsOf(example);
       return paths.length === 0 ? replacement : replaced(example, paths[pick % paths.length], replacement);

@@ -41,7 +41,7 @@ const bodyOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4
 type Created = { publicId: string; manageToken: string };
 
 /**
- * The edges of the HTTP API (contracts §3, §5 and §13) over a real socket,
+ * The edges of the HTTP API over a real socket,
  * on both databases: every refusal is a 4xx in the usual shape naming what
  * was wrong, and nothing stored changes.
  */
@@ -53,7 +53,11 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
   let port = 0;
   const counts = () => rowCounts(servicesOf(app).database.knex);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
   const expectRefusal = async (response: Response, status: number, message: string | RegExp) => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status, JSON.stringify(body)).toBe(status);
@@ -68,7 +72,13 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
       database,
       pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email']),
       workers: false,
-      env: { Jwt__Secret: SECRET, NODE_ENV: 'production', SubscriptionLimits__MaxPerIp: '100', SubscriptionLimits__MaxPerIpPerDay: '100', Logging__Level: 'info' },
+      env: {
+        Jwt__Secret: SECRET,
+        NODE_ENV: 'production',
+        SubscriptionLimits__MaxPerIp: '100',
+        SubscriptionLimits__MaxPerIpPerDay: '100',
+        Logging__Level: 'info',
+      },
     });
     app = started.app;
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -100,8 +110,16 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
   });
 
   it.each([
-    ['__proto__', '{"displayName":"x","feedId":"utility.scheduled-outages","delivery":{"provider":"Push"},"__proto__":{"isAdmin":true}}', 'body/__proto__: this property name is not allowed'],
-    ['constructor.prototype', '{"displayName":"x","feedId":"utility.scheduled-outages","delivery":{"provider":"Push"},"filter":{"constructor":{"prototype":{}}}}', 'body/filter/constructor/prototype: this property name is not allowed'],
+    [
+      '__proto__',
+      '{"displayName":"x","feedId":"utility.scheduled-outages","delivery":{"provider":"Push"},"__proto__":{"isAdmin":true}}',
+      'body/__proto__: this property name is not allowed',
+    ],
+    [
+      'constructor.prototype',
+      '{"displayName":"x","feedId":"utility.scheduled-outages","delivery":{"provider":"Push"},"filter":{"constructor":{"prototype":{}}}}',
+      'body/filter/constructor/prototype: this property name is not allowed',
+    ],
     ['malformed JSON', '{"displayName":', /^body is not valid JSON: /],
   ])('a body with %s is a 400 naming it', async (_name, text, message) => {
     const before = await counts();
@@ -122,10 +140,19 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
 
   it('answers 414, 415 and a missing Host in the usual shape, naming what was wrong', async () => {
     await expectRefusal(await fetch(`${base}${CREATE}/${'a'.repeat(200)}`), 414, 'params: a path segment is longer than 100 characters');
-    await expectRefusal(await fetch(`${base}${CREATE}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' }), 415, /headers\/content-type: "application\/xml" is not accepted; send one of application\/json/);
+    await expectRefusal(
+      await fetch(`${base}${CREATE}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' }),
+      415,
+      /headers\/content-type: "application\/xml" is not accepted; send one of application\/json/,
+    );
     const noHost = await rawRequest(port, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
-    expect(bodyOf(noHost)).toEqual({ statusCode: 400, code: 'NP_INVALID_FIELD', error: 'Bad Request', message: 'headers/host is required in an HTTP/1.1 request' });
+    expect(bodyOf(noHost)).toEqual({
+      statusCode: 400,
+      code: 'NP_INVALID_FIELD',
+      error: 'Bad Request',
+      message: 'headers/host is required in an HTTP/1.1 request',
+    });
     // HTTP/1.0 has no Host to require.
     expect(await rawRequest(port, 'GET /health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });
@@ -133,7 +160,11 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
   it('admin: a page size past 500 is a 400, and a requeue naming a feed that does not exist is a 400, not a 200', async () => {
     const admin = { authorization: `Bearer ${jwtFor(SECRET, { sub: 'ops', role: 'admin' })}` };
     for (const limit of ['501', '999', '0', '1000']) {
-      await expectRefusal(await fetch(`${base}/api/admin/deliveries?limit=${limit}`, { headers: admin }), 400, 'querystring/limit must be a whole number from 1 to 500');
+      await expectRefusal(
+        await fetch(`${base}/api/admin/deliveries?limit=${limit}`, { headers: admin }),
+        400,
+        'querystring/limit must be a whole number from 1 to 500',
+      );
     }
     expect((await fetch(`${base}/api/admin/deliveries?limit=500`, { headers: admin })).status).toBe(200);
     await expectRefusal(await post('/api/admin/deliveries/requeue', { feed: 'no.such-feed' }, admin), 400, /^body\/feed: unknown feed "no\.such-feed"/);
@@ -145,7 +176,11 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
     for (const address of ['victim+1@example.org', 'victim+2@example.org', 'Victim@example.org']) {
       expect((await post(CREATE, push({ displayName: 'Alerts', delivery: { provider: 'Email', destination: address } }))).status).toBe(201);
     }
-    await expectRefusal(await post(CREATE, push({ displayName: 'Alerts', delivery: { provider: 'Email', destination: 'victim@example.org' } })), 429, /MaxVerificationsPerAddressPerDay/);
+    await expectRefusal(
+      await post(CREATE, push({ displayName: 'Alerts', delivery: { provider: 'Email', destination: 'victim@example.org' } })),
+      429,
+      /MaxVerificationsPerAddressPerDay/,
+    );
     expect((await counts()).notification_subscriptions).toBe(before.notification_subscriptions + 3);
   });
 
@@ -163,7 +198,10 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
 
   it('a display name stored before names were checked cannot add a line to a calendar: NAME and X-WR-CALNAME stay one property each', async () => {
     const created = (await (await post(CREATE, push({ displayName: 'Calendar' }))).json()) as Created;
-    await servicesOf(app).database.knex('notification_subscriptions').where({ public_id: created.publicId }).update({ display_name: 'Home\r\nX-EVIL:1\r\nBEGIN:VEVENT\r\nSUMMARY:Forged' });
+    await servicesOf(app)
+      .database.knex('notification_subscriptions')
+      .where({ public_id: created.publicId })
+      .update({ display_name: 'Home\r\nX-EVIL:1\r\nBEGIN:VEVENT\r\nSUMMARY:Forged' });
     const text = await (await fetch(`${base}${CREATE}/${created.publicId}/calendar.ics?token=${created.manageToken}`)).text();
     expect(text.match(/^NAME:/gm)).toHaveLength(1);
     expect(text.match(/^X-WR-CALNAME:/gm)).toHaveLength(1);

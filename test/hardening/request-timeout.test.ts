@@ -26,7 +26,7 @@ function sendRaw(port: number, data: string, waitMs: number): Promise<{ received
   });
 }
 
-/** Contracts §3: a body that never fully arrives is answered 408 or closed within Server__RequestTimeoutSeconds. */
+/** A body that never fully arrives is answered 408 or closed within Server__RequestTimeoutSeconds. */
 describe('request timeout, over a real socket', () => {
   let database: ProvisionedDatabase;
   let started: TestApp;
@@ -51,7 +51,11 @@ describe('request timeout, over a real socket', () => {
     if (received !== '') {
       expect(received).toMatch(/^HTTP\/1\.1 408 /);
       // The usual error shape, with a code, like every other answer.
-      expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, code: 'NP_REQUEST_TIMEOUT', error: 'Request Timeout' });
+      expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        statusCode: 408,
+        code: 'NP_REQUEST_TIMEOUT',
+        error: 'Request Timeout',
+      });
     }
     expect(await servicesOf(started.app).database.knex('notification_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
   });
@@ -65,7 +69,12 @@ describe('request timeout, over a real socket', () => {
     const { received, closedByServer } = await sendRaw(port, 'NOT HTTP AT ALL\r\n\r\n', 20_000);
     expect(closedByServer).toBe(true);
     expect(received).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 400, code: 'NP_BAD_REQUEST', error: 'Bad Request', message: 'the request is not valid HTTP' });
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+      statusCode: 400,
+      code: 'NP_BAD_REQUEST',
+      error: 'Bad Request',
+      message: 'the request is not valid HTTP',
+    });
   });
 
   it('answers a NUL byte in a header with 400 (the HTTP parser refuses it before any route), storing nothing', async () => {

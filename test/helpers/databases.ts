@@ -29,7 +29,8 @@ export function postgresReachable(): Promise<boolean> {
       await client.query('SELECT 1');
       return true;
     } catch (error) {
-      if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} does not answer`, { cause: error });
+      if (process.env.REQUIRE_POSTGRES === '1')
+        throw new Error(`REQUIRE_POSTGRES=1 but ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} does not answer`, { cause: error });
       return false;
     } finally {
       await client.end().catch(() => undefined);

@@ -30,7 +30,12 @@ export function hourIn(instant: Date, timeZone: string): number {
  */
 export function quietDigestHours(now: Date, timeZone: string): Record<string, string> {
   const hour = String((hourIn(now, timeZone) + 12) % 24);
-  return { ScheduledOutages__TimeZone: timeZone, ScheduledOutages__DailyDigestHour: hour, ScheduledOutages__WeeklyDigestHour: hour, ScheduledOutages__ReminderHour: hour };
+  return {
+    ScheduledOutages__TimeZone: timeZone,
+    ScheduledOutages__DailyDigestHour: hour,
+    ScheduledOutages__WeeklyDigestHour: hour,
+    ScheduledOutages__ReminderHour: hour,
+  };
 }
 
 /**
@@ -38,7 +43,12 @@ export function quietDigestHours(now: Date, timeZone: string): Record<string, st
  * system subscriptions. `now` is the clock the service gets (startTestApp's
  * `now`); the quiet digest hours are derived from it.
  */
-export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: Record<string, string> = {}, now: () => Date = () => new Date()): Record<string, string> {
+export function e2eEnv(
+  feed: UtilityFeedDouble,
+  push: PushServerDouble,
+  extra: Record<string, string> = {},
+  now: () => Date = () => new Date(),
+): Record<string, string> {
   return {
     ...quietDigestHours(now(), extra.ScheduledOutages__TimeZone ?? 'UTC'),
     ExternalProvider__BaseUrl: feed.baseUrl,
@@ -59,13 +69,21 @@ export function e2eEnv(feed: UtilityFeedDouble, push: PushServerDouble, extra: R
 }
 
 /** The env of a service process a kill test starts and kills: the power-outage monitor on (polled once at start), the other feed's system subscription off. */
-export function killTestEnv(feed: UtilityFeedDouble, push: PushServerDouble, databaseEnv: Record<string, string>, extra: Record<string, string> = {}): Record<string, string> {
+export function killTestEnv(
+  feed: UtilityFeedDouble,
+  push: PushServerDouble,
+  databaseEnv: Record<string, string>,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   // A separate process on the real clock: its quiet hours come from the real clock too (e2eEnv's default).
   return e2eEnv(feed, push, {
     ...databaseEnv,
     PowerOutages__Enabled: 'true',
     PowerOutages__PollingIntervalSeconds: '3600',
     NotificationPipeline__DispatchIntervalSeconds: '1',
+    // Long enough that a loaded machine (the suite's other files beside it) cannot starve the heartbeat past a
+    // lease, which would let the same process send a row twice before the kill; the successor waits it out.
+    NotificationPipeline__DeliveryLeaseSeconds: '5',
     NotificationPipeline__SystemSubscriptions__ScheduledOutages__FeedId: '',
     NotificationPipeline__SystemSubscriptions__ScheduledOutages__PushTopic: '',
     ...extra,

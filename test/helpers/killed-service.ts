@@ -11,11 +11,11 @@ import { provisionDatabase } from './databases.ts';
 import { killTestEnv, realPluginsDir } from './e2e-env.ts';
 import { startTestApp } from './test-app.ts';
 
-/** The service as `npm start` runs it, in a process of its own the test can kill -9. */
+/** The service as `npm start` runs it (with the plugins of `pluginsDir` only), in a process of its own the test can kill -9. */
 export function spawnService(env: Record<string, string>, pluginsDir: string) {
-  const child = spawn(process.execPath, [...START_FLAGS, 'core/main.ts'], {
+  const child = spawn(process.execPath, [...START_FLAGS, 'test/fixtures/serve-with-plugins.ts', pluginsDir], {
     cwd: projectRoot,
-    env: { ...childEnv(), ...env, Server__Port: String(21000 + Math.floor(Math.random() * 20000)), Logging__Level: 'warn', PLUGINS_DIR: pluginsDir },
+    env: { ...childEnv(), ...env, Server__Port: '0', Logging__Level: 'warn' },
     stdio: 'ignore',
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -31,7 +31,10 @@ export function spawnService(env: Record<string, string>, pluginsDir: string) {
 /** Waits until the ledger holds `count` delivered rows. */
 export async function waitForDelivered(knex: Knex, count: number): Promise<void> {
   await expect
-    .poll(async () => Number((await knex('notification_delivery_ledger').where({ status: 'delivered' }).count({ n: '*' }))[0]!.n), { timeout: 120_000, interval: 200 })
+    .poll(async () => Number((await knex('notification_delivery_ledger').where({ status: 'delivered' }).count({ n: '*' }))[0]!.n), {
+      timeout: 120_000,
+      interval: 200,
+    })
     .toBe(count);
 }
 

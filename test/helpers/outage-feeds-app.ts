@@ -41,7 +41,11 @@ export async function startOutageFeedsApp(env: Record<string, string>, now?: () 
     },
     get: (url, headers = {}) => app.inject({ method: 'GET', url, headers }),
     async subscribe(feedId, filter = {}, displayName = 'Home') {
-      const response = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName, feedId, filter, delivery: { provider: 'Push' } } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName, feedId, filter, delivery: { provider: 'Push' } },
+      });
       if (response.statusCode !== 201) throw new Error(`subscribe: ${response.statusCode} ${response.body}`);
       return response.json();
     },

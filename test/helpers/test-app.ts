@@ -11,10 +11,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The plugins a test app loads: a folder of its own choosing, or
+ * `EVERY_INSTALLED_PLUGIN` (plugins/ as the service finds it, with whatever
+ * was dropped in). Required, so each test says which: the drop-in pass of
+ * npm test runs again the tests that see every installed plugin.
+ */
+export const EVERY_INSTALLED_PLUGIN = 'every installed plugin';
+
 export interface TestAppOptions {
   database: ProvisionedDatabase;
   env?: Record<string, string>;
-  pluginsDir?: string;
+  pluginsDir: string;
   workers?: boolean;
   now?: () => Date;
 }
@@ -24,7 +32,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   const logs: string[] = [];
   const app = await buildApp({
     env: { Logging__Level: 'info', ...options.database.env, ...options.env },
-    pluginsDir: options.pluginsDir,
+    pluginsDir: options.pluginsDir === EVERY_INSTALLED_PLUGIN ? undefined : options.pluginsDir,
     workers: options.workers,
     now: options.now,
     logStream: { write: (line: string) => void logs.push(line) },

@@ -10,7 +10,8 @@ export const THIRD_PARTY_PLUGINS = ['utility-water-supply', 'delivery-chat'] as 
 /** A plugins folder as an operator makes it: every shipped plugin, and the third-party folders dropped in beside them. */
 export function pluginsWithThirdParty(): string {
   const dir = mkdtempSync(path.join(tmpRoot(), 'plugins-'));
-  for (const folder of readdirSync(path.join(projectRoot, 'plugins'))) cpSync(path.join(projectRoot, 'plugins', folder), path.join(dir, folder), { recursive: true });
+  for (const folder of readdirSync(path.join(projectRoot, 'plugins')))
+    cpSync(path.join(projectRoot, 'plugins', folder), path.join(dir, folder), { recursive: true });
   for (const folder of THIRD_PARTY_PLUGINS) cpSync(path.join(THIRD_PARTY_DIR, folder), path.join(dir, folder), { recursive: true });
   return dir;
 }

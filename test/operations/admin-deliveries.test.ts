@@ -13,7 +13,16 @@ const user = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'someone' 
 const SUBSCRIBERS = 4;
 
 interface Page {
-  items: Array<{ id: number; subscriptionId: string; feedId: string; eventType: string; status: string; attempts: number; lastError: string | null; provider: string }>;
+  items: Array<{
+    id: number;
+    subscriptionId: string;
+    feedId: string;
+    eventType: string;
+    status: string;
+    attempts: number;
+    lastError: string | null;
+    provider: string;
+  }>;
   nextAfter: string | null;
 }
 
@@ -31,7 +40,12 @@ describe.each(await databaseKinds())('the admin view of deliveries on %s', (kind
     return response.json();
   };
   const announce = async (title: string) => {
-    const response = await app.inject({ method: 'POST', url: '/api/admin/announcements', headers: admin, payload: { title, message: 'Expect outages tonight.' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/admin/announcements',
+      headers: admin,
+      payload: { title, message: 'Expect outages tonight.' },
+    });
     expect(response.statusCode, response.body).toBe(202);
     return response.json() as { deliveredCount: number };
   };
@@ -53,7 +67,11 @@ describe.each(await databaseKinds())('the admin view of deliveries on %s', (kind
     });
     app = started.app;
     for (let i = 0; i < SUBSCRIBERS; i += 1) {
-      const created = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: `s${i}`, feedId: 'utility.power-outages', delivery: { provider: 'Push' } } });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName: `s${i}`, feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+      });
       topics.push(created.json().delivery.destination);
     }
   });
@@ -100,7 +118,13 @@ describe.each(await databaseKinds())('the admin view of deliveries on %s', (kind
   });
 
   it('answers 400 naming the field for a bad status, limit or cursor', async () => {
-    for (const [query, field] of [['?status=lost', 'status'], ['?limit=0', 'limit'], ['?limit=5000', 'limit'], ['?after=-1', 'after'], ['?color=red', 'color']]) {
+    for (const [query, field] of [
+      ['?status=lost', 'status'],
+      ['?limit=0', 'limit'],
+      ['?limit=5000', 'limit'],
+      ['?after=-1', 'after'],
+      ['?color=red', 'color'],
+    ]) {
       const response = await app.inject({ url: `/api/admin/deliveries${query}`, headers: admin });
       expect(response.statusCode, query).toBe(400);
       expect(response.json().message, query).toContain(field);

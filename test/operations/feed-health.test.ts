@@ -102,7 +102,11 @@ describe.each(await databaseKinds())('feed health on %s', (kind) => {
   it(`a feed answering 500 turns stale after ${STALE_AFTER} polls: one warning, one alert, whatever more polls fail`, async () => {
     harness.feed.fault('http500', 6);
     for (let i = 1; i < STALE_AFTER; i += 1) await poll(app);
-    expect(await feedHealth(app)).toMatchObject({ consecutiveFailures: STALE_AFTER - 1, stale: false, lastError: { kind: 'EndpointError', message: 'utility-power-outages: HTTP 500' } });
+    expect(await feedHealth(app)).toMatchObject({
+      consecutiveFailures: STALE_AFTER - 1,
+      stale: false,
+      lastError: { kind: 'EndpointError', message: 'utility-power-outages: HTTP 500' },
+    });
     expect(alerts(harness.push)).toEqual([]);
     await poll(app);
     expect(await feedHealth(app)).toMatchObject({ consecutiveFailures: STALE_AFTER, stale: true });
@@ -154,7 +158,11 @@ describe.each(await databaseKinds())('feed health on %s', (kind) => {
   it('the alert subscription cannot be reached through the API, and core.feed-health is not in the catalog', async () => {
     const catalog = (await app.inject('/api/notification-feeds')).json() as Array<{ id: string }>;
     expect(catalog.map((feed) => feed.id)).not.toContain('core.feed-health');
-    const response = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'x', feedId: 'core.feed-health', delivery: { provider: 'Push' } } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'x', feedId: 'core.feed-health', delivery: { provider: 'Push' } },
+    });
     expect(response.statusCode).toBe(400);
   });
 });
@@ -163,7 +171,9 @@ describe('FeedHealth__AlertTopic', () => {
   it('must pass the push topic policy: a topic not on the allowlist stops the start, naming the key', async () => {
     const harness = await startHarness(await preferredKind());
     try {
-      await expect(startInstance(harness, { Notifications__Push__AllowedTopics: '' })).rejects.toThrow(/FeedHealth__AlertTopic: Push topic "ops-feed-health" is not allowed by the topic policy/);
+      await expect(startInstance(harness, { Notifications__Push__AllowedTopics: '' })).rejects.toThrow(
+        /FeedHealth__AlertTopic: Push topic "ops-feed-health" is not allowed by the topic policy/,
+      );
     } finally {
       await Promise.all([harness.feed.close(), harness.push.close()]);
       await harness.database.drop();
@@ -202,7 +212,14 @@ describe.runIf(await postgresReachable())('feed health with two instances on one
   });
 
   it('polls recorded at the same moment on both instances still make one transition each way', async () => {
-    const failed = (startedAt: Date) => ({ pluginId: 'utility-power-outages', feedId: FEED, outcome: 'failed' as const, startedAt, durationMs: 1, error: { kind: 'EndpointError', message: 'utility-power-outages: HTTP 500' } });
+    const failed = (startedAt: Date) => ({
+      pluginId: 'utility-power-outages',
+      feedId: FEED,
+      outcome: 'failed' as const,
+      startedAt,
+      durationMs: 1,
+      error: { kind: 'EndpointError', message: 'utility-power-outages: HTTP 500' },
+    });
     const base = Date.now();
     // Ten failures from each instance, concurrently: the health row is locked while each is decided.
     await Promise.all(Array.from({ length: 20 }, (_, i) => servicesOf((i % 2 === 0 ? a : b).app).recordPoll(failed(new Date(base + i)))));
@@ -211,6 +228,11 @@ describe.runIf(await postgresReachable())('feed health with two instances on one
     const ok = { pluginId: 'utility-power-outages', feedId: FEED, outcome: 'unchanged' as const, startedAt: new Date(base + 100), durationMs: 1 };
     await Promise.all([servicesOf(a.app).recordPoll(ok), servicesOf(b.app).recordPoll({ ...ok, startedAt: new Date(base + 101) })]);
     for (const app of [a.app, b.app]) await servicesOf(app).dispatcher.settle();
-    expect(alerts(harness.push)).toEqual(['Feed stale: Power outages', 'Feed recovered: Power outages', 'Feed stale: Power outages', 'Feed recovered: Power outages']);
+    expect(alerts(harness.push)).toEqual([
+      'Feed stale: Power outages',
+      'Feed recovered: Power outages',
+      'Feed stale: Power outages',
+      'Feed recovered: Power outages',
+    ]);
   });
 });

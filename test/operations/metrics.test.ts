@@ -8,7 +8,7 @@ import { databaseKinds, provisionDatabase, type ProvisionedDatabase } from '../h
 import { e2eEnv, E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { parseMetrics, sampleValue, type Sample } from '../helpers/metrics-text.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
 const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
@@ -31,7 +31,12 @@ describe.each(await databaseKinds())('metrics and request logs on %s', (kind) =>
   };
   const metric = async (name: string, labels: Record<string, string> = {}) => sampleValue(await scrape(), name, labels);
   const announce = async (title: string) => {
-    const response = await app.inject({ method: 'POST', url: '/api/admin/announcements', headers: admin, payload: { title, message: 'Expect outages tonight.' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/admin/announcements',
+      headers: admin,
+      payload: { title, message: 'Expect outages tonight.' },
+    });
     expect(response.statusCode, response.body).toBe(202);
   };
   const drainOutbox = () => servicesOf(app).workers.runNow(OUTBOX_WORKER, { force: true });
@@ -77,15 +82,25 @@ describe.each(await databaseKinds())('metrics and request logs on %s', (kind) =>
     expect(sampleValue(samples, 'process_cpu_user_seconds_total')).toBeTypeOf('number');
     expect(sampleValue(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/notification-feeds', status_code: '200' })).toBe(2);
-    expect(sampleValue(samples, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/notification-subscriptions/:publicId', status_code: '404' })).toBe(1);
+    expect(
+      sampleValue(samples, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/notification-subscriptions/:publicId', status_code: '404' }),
+    ).toBe(1);
     expect(samples.some((sample) => sample.labels.route?.includes('someone-else'))).toBe(false);
   });
 
   it('counts events, and delivery outcomes where the ledger records them, with the latency from event to delivery', async () => {
-    const pushed = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'p', feedId: 'utility.power-outages', delivery: { provider: 'Push' } } });
+    const pushed = await app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'p', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+    });
     expect(pushed.statusCode).toBe(201);
     const destination = 'metrics-reader@example.org';
-    const mailed = await app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'e', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination } } });
+    const mailed = await app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'e', feedId: 'utility.power-outages', delivery: { provider: 'Email', destination } },
+    });
     expect(mailed.statusCode).toBe(201);
     await drainOutbox();
     const verify = await app.inject(linkIn(smtp.messages.find((message) => message.envelopeTo.includes(destination))?.text, 'verify'));
@@ -115,8 +130,8 @@ describe.each(await databaseKinds())('metrics and request logs on %s', (kind) =>
 
     // ntfy's daily quota: retried at the next UTC midnight, so no sweep retries them while the test reads the backlog.
     push.failNext(3, { status: 429, code: 42908 });
-    // A relay that refuses for now (451): the email waits in the outbox for its retry, its ledger row queued.
-    smtp.failNext({ kind: 'reject', code: 451 }, 1);
+    // A relay that refuses for now (452): the email waits in the outbox for its retry, its ledger row queued.
+    smtp.failNext({ kind: 'reject', code: 452 }, 1);
     await announce('Second warning');
     await expect.poll(() => metric('notification_email_outbox_items', { state: 'failed' })).toBe(1);
     samples = await scrape();
@@ -132,24 +147,44 @@ describe.each(await databaseKinds())('metrics and request logs on %s', (kind) =>
     await app.inject('/health');
     await app.inject('/metrics');
     // Request lines only: a background worker may log meanwhile.
-    const lines = started.logs.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => 'url' in line);
+    const lines = started.logs
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => 'url' in line);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 30, method: 'GET', url: '/api/notification-feeds', statusCode: 200, msg: expect.stringMatching(/^GET \/api\/notification-feeds 200 \d+ ms$/) });
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      method: 'GET',
+      url: '/api/notification-feeds',
+      statusCode: 200,
+      msg: expect.stringMatching(/^GET \/api\/notification-feeds 200 \d+ ms$/),
+    });
     expect(started.logs.some((line) => line.includes('incoming request') || line.includes('request completed'))).toBe(false);
   });
 
-  it('logs one line per dispatch batch: provider, delivered, retrying and failed counts, duration', async () => {
-    const batches = started.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.queue === 'core.delivery-dispatcher');
-    // The announcements' batches: their deliveries to both providers (the email handed to the outbox: queued).
-    expect(batches).toContainEqual(expect.objectContaining({ level: 40, provider: 'Email, Push', delivered: 2, failed: 1, retrying: 0, queued: 1, durationMs: expect.any(Number) }));
-    expect(batches).toContainEqual(expect.objectContaining({ level: 30, provider: 'Email, Push', delivered: 0, failed: 0, retrying: 3, queued: 1 }));
+  it('logs one line per dispatch batch of each lane: provider, delivered, retrying and failed counts, duration', async () => {
+    const batches = started.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => String(line.queue).startsWith('core.delivery.'));
+    // The announcements' batches, one per lane: the push deliveries, and the email handed to the outbox (queued).
+    expect(batches).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        queue: 'core.delivery.push',
+        provider: 'Push',
+        delivered: 2,
+        failed: 1,
+        retrying: 0,
+        durationMs: expect.any(Number),
+      }),
+    );
+    expect(batches).toContainEqual(expect.objectContaining({ level: 30, queue: 'core.delivery.push', provider: 'Push', delivered: 0, failed: 0, retrying: 3 }));
+    expect(batches).toContainEqual(expect.objectContaining({ level: 30, queue: 'core.delivery.email', provider: 'Email', queued: 1, failed: 0 }));
   });
 });
 
 describe('Metrics__Enabled=false', () => {
   it('serves no /metrics and lists none in the API document', async () => {
     const database = await provisionDatabase((await databaseKinds())[0]);
-    const started = await startTestApp({ database, workers: false, env: { Metrics__Enabled: 'false' } });
+    const started = await startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database, workers: false, env: { Metrics__Enabled: 'false' } });
     try {
       expect((await started.app.inject('/metrics')).statusCode).toBe(404);
       expect(Object.keys((await started.app.inject('/docs/json')).json().paths)).not.toContain('/metrics');

@@ -2,10 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TAGS } from '../../core/http/openapi.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp, EVERY_INSTALLED_PLUGIN } from '../helpers/test-app.ts';
 
-type Operation = { summary?: string; tags?: string[]; responses: Record<string, { content?: Record<string, unknown> }>; security?: Array<Record<string, unknown>> };
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; tags: Array<{ name: string }>; components: { securitySchemes: Record<string, unknown> } };
+type Operation = {
+  summary?: string;
+  tags?: string[];
+  responses: Record<string, { content?: Record<string, unknown> }>;
+  security?: Array<Record<string, unknown>>;
+};
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  tags: Array<{ name: string }>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 type RouteSchema = { hide?: boolean; response?: Record<string, unknown> };
 
 /** `/api/x/:publicId` → `/api/x/{publicId}`: the document's way of writing a path parameter. */
@@ -19,7 +29,7 @@ describe('the OpenAPI document and the docs UI (every shipped plugin)', () => {
 
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
-    started = await startTestApp({ database, workers: false, env: { Jwt__Secret: 'docs-jwt-secret-0123456789abcdef' } });
+    started = await startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database, workers: false, env: { Jwt__Secret: 'docs-jwt-secret-0123456789abcdef' } });
     app = started.app;
     const response = await app.inject('/docs/json');
     expect(response.statusCode).toBe(200);
@@ -41,7 +51,7 @@ describe('the OpenAPI document and the docs UI (every shipped plugin)', () => {
     expect(document.tags.map((tag) => tag.name)).toEqual(API_TAGS.map((tag) => tag.name));
   });
 
-  it('holds every route the app registered, core\'s, the plugins\' and the pages\', with a summary, a tag and every status it declares', () => {
+  it("holds every route the app registered, core's, the plugins' and the pages', with a summary, a tag and every status it declares", () => {
     const routes = documented();
     expect(routes.length).toBeGreaterThanOrEqual(20);
     const tags = new Set(document.tags.map((tag) => tag.name));
@@ -62,12 +72,19 @@ describe('the OpenAPI document and the docs UI (every shipped plugin)', () => {
 
   it('names the statuses each kind of route answers whatever its handler does', () => {
     const operation = (method: string, path: string) => document.paths[path][method];
-    expect(Object.keys(operation('post', '/api/notification-subscriptions').responses)).toEqual(expect.arrayContaining(['201', '400', '401', '413', '415', '429', '500']));
+    expect(Object.keys(operation('post', '/api/notification-subscriptions').responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '413', '415', '429', '500']),
+    );
     expect(Object.keys(operation('get', '/api/admin/deliveries').responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '500']));
-    expect(Object.keys(operation('delete', '/api/notification-subscriptions/{publicId}').responses)).toEqual(expect.arrayContaining(['204', '401', '403', '404']));
+    expect(Object.keys(operation('delete', '/api/notification-subscriptions/{publicId}').responses)).toEqual(
+      expect.arrayContaining(['204', '401', '403', '404']),
+    );
     expect(Object.keys(operation('get', '/health/ready').responses)).toEqual(expect.arrayContaining(['200', '503']));
     // A link of an email answers a person with a page and an API client with JSON.
-    expect(Object.keys(operation('get', '/api/notification-subscriptions/{publicId}/verify').responses['400'].content!)).toEqual(['text/html', 'application/json']);
+    expect(Object.keys(operation('get', '/api/notification-subscriptions/{publicId}/verify').responses['400'].content!)).toEqual([
+      'text/html',
+      'application/json',
+    ]);
     expect(Object.keys(operation('get', '/subscribe').responses['200'].content!)).toEqual(['text/html']);
     expect(Object.keys(operation('get', '/metrics').responses['200'].content!)).toEqual(['text/plain']);
   });

@@ -11,6 +11,7 @@ interface LogLine {
   msg: string;
   url?: string;
   statusCode?: number;
+  client?: string;
   reason?: string;
   component?: string;
   plugin?: string;
@@ -36,7 +37,14 @@ describe('the request log at info', () => {
     started = await startTestApp({
       database,
       pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push']),
-      env: e2eEnv(feed, push, { Logging__Level: 'debug', NODE_ENV: 'production', SubscriptionLimits__MaxPerIp: '1', PowerOutages__Enabled: 'true', PowerOutages__PollingIntervalSeconds: '3600' }),
+      env: e2eEnv(feed, push, {
+        Logging__Level: 'debug',
+        NODE_ENV: 'production',
+        Server__TrustedProxies: 'loopback',
+        SubscriptionLimits__MaxPerIp: '1',
+        PowerOutages__Enabled: 'true',
+        PowerOutages__PollingIntervalSeconds: '3600',
+      }),
     });
     await started.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(started.app.server.address() as { port: number }).port}`;
@@ -50,26 +58,49 @@ describe('the request log at info', () => {
 
   it('logs a page at info and its scripts, stylesheet and icon at debug', async () => {
     const from = started.logs.length;
-    for (const path of ['/subscribe', '/web/style.css', '/web/subscribe.js', '/web/dom.js', '/favicon.ico', '/favicon.svg']) expect((await fetch(`${base}${path}`)).status).toBe(200);
+    for (const path of ['/subscribe', '/web/style.css', '/web/subscribe.js', '/web/dom.js', '/favicon.ico', '/favicon.svg'])
+      expect((await fetch(`${base}${path}`)).status).toBe(200);
     const lines = linesSince(from).filter((line) => line.statusCode !== undefined);
     expect(atInfo(lines).map((line) => line.url)).toEqual(['/subscribe']);
-    expect(lines.filter((line) => line.level === 20).map((line) => line.url)).toEqual(['/web/style.css', '/web/subscribe.js', '/web/dom.js', '/favicon.ico', '/favicon.svg']);
+    expect(lines.filter((line) => line.level === 20).map((line) => line.url)).toEqual([
+      '/web/style.css',
+      '/web/subscribe.js',
+      '/web/dom.js',
+      '/favicon.ico',
+      '/favicon.svg',
+    ]);
   });
 
   it('says which limit a 429 hit, and which field a 400 names', async () => {
     const create = (displayName: string) =>
-      fetch(`${base}/api/notification-subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ displayName, feedId: 'utility.power-outages', delivery: { provider: 'Push' } }) });
+      fetch(`${base}/api/notification-subscriptions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ displayName, feedId: 'utility.power-outages', delivery: { provider: 'Push' } }),
+      });
     expect((await create('first')).status).toBe(201);
     const from = started.logs.length;
     expect((await create('second')).status).toBe(429);
     expect((await create('')).status).toBe(400);
     const [limited, invalid] = linesSince(from).filter((line) => line.statusCode !== undefined);
-    expect(limited).toMatchObject({ level: 30, statusCode: 429, reason: 'at most 1 subscriptions per address: delete one first (SubscriptionLimits__MaxPerIp)' });
+    expect(limited).toMatchObject({
+      level: 30,
+      statusCode: 429,
+      reason: 'at most 1 subscriptions per address: delete one first (SubscriptionLimits__MaxPerIp)',
+    });
     expect(limited.msg).toMatch(/^POST \/api\/notification-subscriptions 429 \d+ ms: at most 1 subscriptions per address/);
     expect(invalid).toMatchObject({ statusCode: 400, reason: 'body/displayName must NOT have fewer than 1 characters' });
   });
 
-  it('a feed\'s hand-over line names the feed plugin, not feed health', async () => {
+  it('names the client the limits count: behind a trusted proxy, the right-most forwarded address, an entry that is not one skipped', async () => {
+    const from = started.logs.length;
+    expect((await fetch(`${base}/api/notification-feeds`, { headers: { 'x-forwarded-for': '203.0.113.7, hello' } })).status).toBe(200);
+    expect((await fetch(`${base}/api/notification-feeds`)).status).toBe(200);
+    const [forwarded, direct] = linesSince(from).filter((line) => line.statusCode !== undefined);
+    expect([forwarded.client, direct.client]).toEqual(['203.0.113.7', '127.0.0.1']);
+  });
+
+  it("a feed's hand-over line names the feed plugin, not feed health", async () => {
     feed.setPowerOutages([{ id: 'PO-LOG', feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
     const from = started.logs.length;
     await servicesOf(started.app).workers.runNow('utility-power-outages.monitor', { force: true });

@@ -49,7 +49,9 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
     const delivered = await deliveredTo('PO-FAN-1');
     expect(delivered).toHaveLength(SUBSCRIBERS);
     expect(new Set(delivered).size).toBe(SUBSCRIBERS);
-    expect(await knex()('notification_events').where({ source_key: 'PO-FAN-1' }).first('fanout_status', 'fanout_lease_token')).toEqual({ fanout_status: 'done', fanout_lease_token: null });
+    // Every lane's fan-out of it is done: none is left to resume.
+    const [{ id }] = await knex()('notification_events').where({ source_key: 'PO-FAN-1' }).select('id');
+    expect(await knex()('notification_fanouts').where({ event_id: id })).toEqual([]);
   });
 
   it('a caller that waits (an announcement) waits for the whole fan-out', async () => {
@@ -84,11 +86,31 @@ describe.each(await databaseKinds())('fan-out beyond the first page, on %s', (ki
     // What a dead instance left: the event leased to it (lapsed), 150 subscribers claimed, the cursor after the 150th.
     const ids: number[] = await knex()('notification_subscriptions').where('public_id', 'like', 'fan-%').orderBy('id').pluck('id');
     const [{ id: eventId }] = await knex()('notification_events')
-      .insert({ feed_id: POWER, event_type: 'NewOutage', source_key: 'PO-FAN-3', item_key: 'PO-FAN-3', fields: JSON.stringify(outage('PO-FAN-3').fields), payload: JSON.stringify(outage('PO-FAN-3').sourcePayload), rendered: JSON.stringify({ title: 'Power outage: Kandy', body: 'Feeder: F1', sequenceId: 'po-PO-FAN-3', tags: [], priority: 'High' }), fanout_status: 'expanding', fanout_cursor: ids[149], fanout_lease_token: 'dead-instance' })
+      .insert({
+        feed_id: POWER,
+        event_type: 'NewOutage',
+        source_key: 'PO-FAN-3',
+        item_key: 'PO-FAN-3',
+        fields: JSON.stringify(outage('PO-FAN-3').fields),
+        payload: JSON.stringify(outage('PO-FAN-3').sourcePayload),
+        rendered: JSON.stringify({ title: 'Power outage: Kandy', body: 'Feeder: F1', sequenceId: 'po-PO-FAN-3', tags: [], priority: 'High' }),
+      })
       .returning('id');
-    await knex().raw("UPDATE notification_events SET fanout_lease_until = now() - interval '1 second' WHERE id = ?", [eventId]);
+    await knex().raw(
+      "INSERT INTO notification_fanouts (event_id, provider, cursor, status, lease_token, lease_until) VALUES (?, 'Push', ?, 'expanding', 'dead-instance', now() - interval '1 second')",
+      [eventId, ids[149]],
+    );
     await knex()('notification_delivery_ledger').insert(
-      ids.slice(0, 150).map((id) => ({ subscription_id: id, source_key: 'PO-FAN-3', event_type: 'NewOutage', feed_id: POWER, item_key: 'PO-FAN-3', event_id: eventId, provider: 'Push', status: 'pending' })),
+      ids.slice(0, 150).map((id) => ({
+        subscription_id: id,
+        source_key: 'PO-FAN-3',
+        event_type: 'NewOutage',
+        feed_id: POWER,
+        item_key: 'PO-FAN-3',
+        event_id: eventId,
+        provider: 'Push',
+        status: 'pending',
+      })),
     );
     await servicesOf(started.app).dispatcher.settle();
     const delivered = await deliveredTo('PO-FAN-3');

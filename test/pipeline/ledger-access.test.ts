@@ -19,7 +19,15 @@ describe('ledger access of transactional targets', () => {
       });
       await knex('notification_subscriptions').where({ public_id: created.json().publicId }).update({ is_active: true });
       await servicesOf(app).pipeline.processNotificationEvents(
-        [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'a-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
+        [
+          {
+            feedId: 'utility.power-outages',
+            eventType: 'ManualAnnouncement',
+            sourceKey: 'a-1',
+            fields: {},
+            sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] },
+          },
+        ],
         { awaitDelivery: true },
       );
       const row = () => knex('notification_delivery_ledger').first('id', 'status', 'last_error');

@@ -75,7 +75,12 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     // F12 push, F12 email and the system subscription; the Galle one does not match.
     expect(first).toEqual({ matchedSubscriptionCount: 3, deliveredCount: 3, claimedCount: 3, wasSystemDelivery: true });
     const pushed = await pushDeliveries();
-    expect(pushed.map((row) => row.destination).sort()).toEqual([...(await knex()('notification_subscriptions').whereIn('scope', ['System']).pluck('destination')), (await knex()('notification_subscriptions').where({ id: f12.id }).first()).destination].sort());
+    expect(pushed.map((row) => row.destination).sort()).toEqual(
+      [
+        ...(await knex()('notification_subscriptions').whereIn('scope', ['System']).pluck('destination')),
+        (await knex()('notification_subscriptions').where({ id: f12.id }).first()).destination,
+      ].sort(),
+    );
     expect(pushed[0].title).toBe('Power outage: Kandy');
     expect(await knex()('fixture_email_outbox').where({ kind: 'notification' }).pluck('recipient')).toEqual(['someone@example.org']);
 
@@ -104,7 +109,10 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     const [waiting] = await ledger();
     expect(waiting).toMatchObject({ status: 'retrying', attempts: 1, last_error: 'fixture busy' });
     // Backoff is in the ledger, not in memory: about 5 s (±20 %) after the first attempt.
-    expect((await knex().raw("SELECT next_attempt_at > now() + interval '2 seconds' AS later FROM notification_delivery_ledger WHERE id = ?", [waiting.id])).rows[0].later).toBe(true);
+    expect(
+      (await knex().raw("SELECT next_attempt_at > now() + interval '2 seconds' AS later FROM notification_delivery_ledger WHERE id = ?", [waiting.id])).rows[0]
+        .later,
+    ).toBe(true);
     await dispatcher().drain();
     expect((await ledger())[0].status).toBe('retrying');
     for (let round = 0; round < 2; round += 1) {
@@ -174,7 +182,9 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
       fields: { feeder: 'F3', areas: 'Gampola' },
       sourcePayload: { item: { ...item, end }, changes: [{ field: 'end', from: '17:00', to: end }] },
     });
-    await pipeline().processNotificationEvents([{ feedId: SCHEDULED, eventType: 'NewEntry', sourceKey: 'SO-7', fields: {}, sourcePayload: item }], { awaitDelivery: true });
+    await pipeline().processNotificationEvents([{ feedId: SCHEDULED, eventType: 'NewEntry', sourceKey: 'SO-7', fields: {}, sourcePayload: item }], {
+      awaitDelivery: true,
+    });
     expect(await pushDeliveries()).toHaveLength(1);
     await pipeline().processNotificationEvents([updated('a', '18:00')], { awaitDelivery: true });
     await pipeline().processNotificationEvents([updated('b', '19:00')], { awaitDelivery: true });
@@ -187,19 +197,30 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     expect(delivered[1].body).toContain('end: 17:00 → 19:00');
     // A change still waiting when the outage is cancelled never arrives after the cancellation.
     await pipeline().processNotificationEvents([updated('c', '20:00')], { awaitDelivery: true });
-    await pipeline().processNotificationEvents([{ feedId: SCHEDULED, eventType: 'Cancelled', sourceKey: 'SO-7', itemKey: 'SO-7', fields: {}, sourcePayload: { ...item, status: 'cancelled' } }], { awaitDelivery: true });
+    await pipeline().processNotificationEvents(
+      [{ feedId: SCHEDULED, eventType: 'Cancelled', sourceKey: 'SO-7', itemKey: 'SO-7', fields: {}, sourcePayload: { ...item, status: 'cancelled' } }],
+      { awaitDelivery: true },
+    );
     expect((await ledger()).map((row) => row.status)).toEqual(['delivered', 'superseded', 'delivered', 'superseded', 'delivered']);
     expect((await pushDeliveries()).at(-1)!.title).toMatch(/^Planned outage cancelled/);
   });
 
   it('a Restoration supersedes the estimate updates of its outage still waiting for the cooldown, and nothing else', async () => {
-    const estimate = (id: string): NotificationEvent => ({ ...outage(id, 'F1', ['Kandy']), eventType: 'EstimateUpdated', sourceKey: `${id}:etr:1`, itemKey: id });
+    const estimate = (id: string): NotificationEvent => ({
+      ...outage(id, 'F1', ['Kandy']),
+      eventType: 'EstimateUpdated',
+      sourceKey: `${id}:etr:1`,
+      itemKey: id,
+    });
     await pipeline().processNotificationEvents([outage('PO-20', 'F1', ['Kandy']), outage('PO-21', 'F1', ['Kandy'])], { awaitDelivery: true });
     await pipeline().processNotificationEvents([estimate('PO-20'), estimate('PO-21')], { awaitDelivery: true });
     expect(await pushDeliveries()).toHaveLength(2); // the system subscription's two NewOutages; the estimates wait
     await pipeline().processNotificationEvents([outage('PO-20', 'F1', ['Kandy'], 'Restoration')], { awaitDelivery: true });
     const rows = await knex()('notification_delivery_ledger').whereLike('source_key', '%:etr:%').orderBy('source_key').select('source_key', 'status');
-    expect(rows).toEqual([{ source_key: 'PO-20:etr:1', status: 'superseded' }, { source_key: 'PO-21:etr:1', status: 'pending' }]);
+    expect(rows).toEqual([
+      { source_key: 'PO-20:etr:1', status: 'superseded' },
+      { source_key: 'PO-21:etr:1', status: 'pending' },
+    ]);
     expect((await pushDeliveries()).map((row) => row.title)).toEqual(['Power outage: Kandy', 'Power outage: Kandy', 'Power restored: Kandy']);
   });
 
@@ -232,35 +253,51 @@ describe('the master switch', () => {
 
 describe('dispatcher shutdown', () => {
   it('does not wait forever for a target that ignores the abort signal', async () => {
-    const { DeliveryDispatcher } = await import('../../core/pipeline/delivery/delivery-dispatcher.ts');
+    const { DeliveryLane, EventCache, LaneControl } = await import('../../core/delivery/index.ts');
     const { QueueRegistry } = await import('../../core/queue/queue-registry.ts');
     const { createWakeups } = await import('../../core/queue/wakeups.ts');
     const { pino } = await import('pino');
     const lines: string[] = [];
+    let handed = 0;
     const database = await provisionDatabase((await databaseKinds())[0]);
     const started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), workers: false });
     try {
       const knex = servicesOf(started.app).database.knex;
-      const created = await started.app.inject({ method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 's', feedId: POWER, delivery: { provider: 'Push' } } });
+      const created = await started.app.inject({
+        method: 'POST',
+        url: '/api/notification-subscriptions',
+        payload: { displayName: 's', feedId: POWER, delivery: { provider: 'Push' } },
+      });
       expect(created.statusCode).toBe(201);
       await servicesOf(started.app).pipeline.processNotificationEvents([outage('PO-7', 'F1', ['X'])], {});
       await servicesOf(started.app).dispatcher.settle();
       await knex('notification_delivery_ledger').update({ status: 'pending' });
       const log = pino({}, { write: (line: string) => void lines.push(line) });
-      const queues = new QueueRegistry(createWakeups(knex, 'pglite', log), log);
-      const stuck = new DeliveryDispatcher({
+      const wakeups = createWakeups(knex, 'pglite', log);
+      const queues = new QueueRegistry(wakeups, log);
+      const stuck = new DeliveryLane({
+        provider: 'Push',
+        target: {
+          provider: 'Push',
+          startsActive: true,
+          prepareDestination: () => 'x',
+          subscribeUrl: () => null,
+          deliver: () => {
+            handed += 1;
+            return new Promise(() => undefined);
+          },
+        },
         db: knex,
         queues,
-        targets: new Map([['Push', { provider: 'Push', startsActive: true, prepareDestination: () => 'x', subscribeUrl: () => null, deliver: () => new Promise(() => undefined) }]]),
+        control: new LaneControl({ db: knex, provider: 'Push', ratePerSecond: 0, wakeups, log }),
+        events: new EventCache(),
         log,
-        batchSize: 10,
-        retry: { baseSeconds: 5, maxSeconds: 60, maxAttempts: 3 },
-        leaseSeconds: 30,
-        sweepSeconds: 60,
+        settings: { batchSize: 10, batchesInFlight: 1, retry: { baseSeconds: 5, maxSeconds: 60, maxAttempts: 3 }, leaseSeconds: 30, sweepSeconds: 60 },
       });
       queues.start({ sweeps: false });
       stuck.wake();
-      await expect.poll(async () => (await knex('notification_delivery_ledger').where({ status: 'delivering' })).length).toBe(1);
+      // Handed to the target (a row leased but not yet handed is put back, not waited on).
+      await expect.poll(() => handed).toBe(1);
       const before = Date.now();
       await queues.stop(300);
       // The target never answers: without the grace period stop() would never return.

@@ -15,14 +15,20 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
   /** Table sizes on disk (indexes included), in KiB: reported, since space returns to use through (auto)vacuum, not at once. */
   const sizes = async () =>
     Object.fromEntries(
-      (await knex().raw("SELECT relname, pg_total_relation_size(oid) / 1024 AS kib FROM pg_class WHERE relname IN ('notification_delivery_ledger', 'notification_events')")).rows.map(
-        (row: { relname: string; kib: string | number }) => [row.relname, Number(row.kib)],
-      ),
+      (
+        await knex().raw(
+          "SELECT relname, pg_total_relation_size(oid) / 1024 AS kib FROM pg_class WHERE relname IN ('notification_delivery_ledger', 'notification_events')",
+        )
+      ).rows.map((row: { relname: string; kib: string | number }) => [row.relname, Number(row.kib)]),
     );
 
   beforeAll(async () => {
     database = await provisionDatabase(kind);
-    started = await startTestApp({ database, pluginsDir: pipelinePluginsDir(), env: { Retention__Days: '30', Retention__BatchSize: '5000', PowerOutages__Enabled: 'false' } });
+    started = await startTestApp({
+      database,
+      pluginsDir: pipelinePluginsDir(),
+      env: { Retention__Days: '30', Retention__BatchSize: '5000', PowerOutages__Enabled: 'false' },
+    });
     // The run at start (nothing to remove yet) must be over before old rows appear.
     await servicesOf(started.app).workers.runNow(RETENTION_WORKER);
   });
@@ -37,12 +43,32 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
                   SELECT 'ret-' || g, 'r', 'utility.power-outages', 'Push', 'fx-ret-' || g, 'Anonymous', true FROM generate_series(1, 3) g`);
     const [a, b, c] = await db('notification_subscriptions').where('public_id', 'like', 'ret-%').orderBy('id').pluck('id');
     const event = async (key: string, age: string) =>
-      (await db.raw(`INSERT INTO notification_events (feed_id, event_type, source_key, item_key, fields, payload, rendered, created_at)
-                     VALUES ('utility.power-outages', 'NewOutage', ?, ?, '{}', 'null', '{}', now() - ?::interval) RETURNING id`, [key, key, age])).rows[0].id;
-    const [oldSettled, oldWaiting, oldAlone, recent] = [await event('OLD-1', '40 days'), await event('OLD-2', '40 days'), await event('OLD-3', '40 days'), await event('NEW-1', '1 day')];
+      (
+        await db.raw(
+          `INSERT INTO notification_events (feed_id, event_type, source_key, item_key, fields, payload, rendered, created_at)
+                     VALUES ('utility.power-outages', 'NewOutage', ?, ?, '{}', 'null', '{}', now() - ?::interval) RETURNING id`,
+          [key, key, age],
+        )
+      ).rows[0].id;
+    const [oldSettled, oldWaiting, oldAlone, recent] = [
+      await event('OLD-1', '40 days'),
+      await event('OLD-2', '40 days'),
+      await event('OLD-3', '40 days'),
+      await event('NEW-1', '1 day'),
+    ];
     // An old event whose fan-out another instance is still working through: no ledger row yet, but its subscribers' rows are to come.
     const oldExpanding = await event('OLD-4', '40 days');
-    await db('notification_events').where({ id: oldExpanding }).update({ fanout_status: 'expanding', fanout_cursor: 0, fanout_lease_token: 'another-instance', fanout_lease_until: db.raw("now() + interval '1 hour'") });
+    // An old event held for an operator (it would reach too many): no fan-out, no ledger row, until someone decides.
+    const oldHeld = await event('OLD-5', '40 days');
+    await db('notification_events').where({ id: oldHeld }).update({ hold_status: 'held', hold_count: 250_000 });
+    await db('notification_fanouts').insert({
+      event_id: oldExpanding,
+      provider: 'Push',
+      cursor: 0,
+      status: 'expanding',
+      lease_token: 'another-instance',
+      lease_until: db.raw("now() + interval '1 hour'"),
+    });
     // Many old settled rows (one subscription each key), an old row still waiting, and recent settled rows.
     await db.raw(
       `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, created_at)
@@ -52,12 +78,35 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       [a, oldSettled, OLD_ROWS],
     );
     await db('notification_delivery_ledger').insert([
-      { subscription_id: b, source_key: 'OLD-2', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'OLD-2', event_id: oldWaiting, provider: 'Push', status: 'retrying', created_at: db.raw("now() - interval '40 days'"), next_attempt_at: db.raw("now() + interval '1 hour'") },
-      { subscription_id: c, source_key: 'NEW-1', event_type: 'NewOutage', feed_id: 'utility.power-outages', item_key: 'NEW-1', event_id: recent, provider: 'Push', status: 'delivered' },
+      {
+        subscription_id: b,
+        source_key: 'OLD-2',
+        event_type: 'NewOutage',
+        feed_id: 'utility.power-outages',
+        item_key: 'OLD-2',
+        event_id: oldWaiting,
+        provider: 'Push',
+        status: 'retrying',
+        created_at: db.raw("now() - interval '40 days'"),
+        next_attempt_at: db.raw("now() + interval '1 hour'"),
+      },
+      {
+        subscription_id: c,
+        source_key: 'NEW-1',
+        event_type: 'NewOutage',
+        feed_id: 'utility.power-outages',
+        item_key: 'NEW-1',
+        event_id: recent,
+        provider: 'Push',
+        status: 'delivered',
+      },
     ]);
     // The limits count per day of the service's clock (the day it writes counters with), and retention keeps today's.
     const today = servicesOf(started.app).now().toISOString().slice(0, 10);
-    await db('subscription_rate_counters').insert([{ client_ip: '192.0.2.1', day: '2026-01-01', count: 3 }, { client_ip: '192.0.2.1', day: today, count: 1 }]);
+    await db('subscription_rate_counters').insert([
+      { client_ip: '192.0.2.1', day: '2026-01-01', count: 3 },
+      { client_ip: '192.0.2.1', day: today, count: 1 },
+    ]);
     const before = { ledger: await count('notification_delivery_ledger'), events: await count('notification_events'), sizes: await sizes() };
 
     await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });
@@ -70,10 +119,11 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     );
     expect(before.ledger - after.ledger).toBe(OLD_ROWS);
     expect(await db('notification_delivery_ledger').orderBy('id').pluck('source_key')).toEqual(['OLD-2', 'NEW-1']);
-    // The old events nothing references are gone; the one a waiting row references, the one still being fanned out, and the recent one stay.
-    expect((await db('notification_events').whereIn('id', [oldSettled, oldWaiting, oldAlone, recent, oldExpanding]).orderBy('id').pluck('id')).map(Number)).toEqual(
-      [Number(oldWaiting), Number(recent), Number(oldExpanding)],
-    );
+    // The old events nothing references are gone; the one a waiting row references, the one still being fanned out, the one
+    // held for an operator, and the recent one stay.
+    expect(
+      (await db('notification_events').whereIn('id', [oldSettled, oldWaiting, oldAlone, recent, oldExpanding, oldHeld]).orderBy('id').pluck('id')).map(Number),
+    ).toEqual([Number(oldWaiting), Number(recent), Number(oldExpanding), Number(oldHeld)]);
     expect(await count('subscription_rate_counters')).toBe(1);
     // A settled row's SourceKey may come back once its row is gone: that is the window docs/performance.md explains.
     await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });

@@ -37,7 +37,12 @@ describe('the delivery providers a client can choose', () => {
       expect.objectContaining({
         provider: 'Email',
         displayName: 'Email',
-        destination: expect.objectContaining({ required: true, label: 'Email address', inputType: 'email', description: expect.stringMatching(/^An email address\./) }),
+        destination: expect.objectContaining({
+          required: true,
+          label: 'Email address',
+          inputType: 'email',
+          description: expect.stringMatching(/^An email address\./),
+        }),
         available: true,
         unavailableReason: null,
         confirmation: expect.objectContaining({ heading: 'Check your inbox', text: expect.stringContaining('{destination}') }),
@@ -63,12 +68,20 @@ describe('the delivery providers a client can choose', () => {
   });
 
   it('a push subscription carries the steps for its subscribe link, in the words of its target', async () => {
-    const started = await startTestApp({ database, workers: false, pluginsDir: realPluginsDir(PLUGINS), env: { Notifications__Push__BaseUrl: 'https://push.example.org' } });
+    const started = await startTestApp({
+      database,
+      workers: false,
+      pluginsDir: realPluginsDir(PLUGINS),
+      env: { Notifications__Push__BaseUrl: 'https://push.example.org' },
+    });
     try {
-      const created = (await started.app.inject({
-        method: 'POST', url: '/api/notification-subscriptions',
-        payload: { displayName: 'Steps', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
-      })).json();
+      const created = (
+        await started.app.inject({
+          method: 'POST',
+          url: '/api/notification-subscriptions',
+          payload: { displayName: 'Steps', feedId: 'utility.power-outages', delivery: { provider: 'Push' } },
+        })
+      ).json();
       const topic = created.delivery.destination;
       expect(created.subscribeSteps).toEqual([
         expect.stringMatching(/^Install the free ntfy app/),

@@ -9,11 +9,16 @@ const SECRET = 'test-jwt-secret-0123456789abcdef';
 const body = { displayName: 'alerts', feedId: 'utility.power-outages', delivery: { provider: 'Push' } };
 const URL_BASE = '/api/notification-subscriptions';
 
-describe('subscription limits (contracts §5)', () => {
+describe('subscription limits', () => {
   let database: ProvisionedDatabase;
   let pluginsDir: string;
   let started: TestApp;
-  const env = { Jwt__Secret: SECRET, SubscriptionLimits__MaxPerIp: '2', SubscriptionLimits__MaxPerIpPerDay: '3', SubscriptionLimits__MaxSubscriptionsPerUser: '2' };
+  const env = {
+    Jwt__Secret: SECRET,
+    SubscriptionLimits__MaxPerIp: '2',
+    SubscriptionLimits__MaxPerIpPerDay: '3',
+    SubscriptionLimits__MaxSubscriptionsPerUser: '2',
+  };
   const start = () => startTestApp({ database, pluginsDir, workers: false, env });
   const create = (remoteAddress: string, headers: Record<string, string> = {}, payload: object = body) =>
     started.app.inject({ method: 'POST', url: URL_BASE, payload, remoteAddress, headers });
@@ -68,11 +73,15 @@ describe('subscription limits (contracts §5)', () => {
     expect((await viaProxy('203.0.113.30')).statusCode).toBe(429);
     // Another client behind the same proxy has its own allowance.
     expect((await viaProxy('203.0.113.31')).statusCode).toBe(201);
-    expect(await servicesOf(started.app).database.knex('notification_subscriptions').where({ created_ip: '203.0.113.31' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(await servicesOf(started.app).database.knex('notification_subscriptions').where({ created_ip: '203.0.113.31' }).count({ n: '*' })).toEqual([
+      { n: 1 },
+    ]);
     // An untrusted caller cannot pick its address by sending the header.
     const spoofed = await create('198.51.100.40', { 'x-forwarded-for': '203.0.113.50' });
     expect(spoofed.statusCode).toBe(201);
-    expect((await servicesOf(started.app).database.knex('notification_subscriptions').where({ public_id: spoofed.json().publicId }).first()).created_ip).toBe('198.51.100.40');
+    expect((await servicesOf(started.app).database.knex('notification_subscriptions').where({ public_id: spoofed.json().publicId }).first()).created_ip).toBe(
+      '198.51.100.40',
+    );
   });
 
   it('holds an authenticated user to MaxSubscriptionsPerUser, not to the address limits', async () => {
@@ -156,11 +165,8 @@ describe('subscription limits (contracts §5)', () => {
     const second = database.kind === 'postgres' ? await start() : started;
     try {
       const ip = '198.51.100.140';
-      const at = (app: TestApp, remoteAddress: string, payload: object = body) =>
-        app.app.inject({ method: 'POST', url: URL_BASE, payload, remoteAddress });
-      const answers = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => at(i % 2 === 0 ? started : second, i % 2 === 0 ? ip : `198.51.100.${150 + i}`)),
-      );
+      const at = (app: TestApp, remoteAddress: string, payload: object = body) => app.app.inject({ method: 'POST', url: URL_BASE, payload, remoteAddress });
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => at(i % 2 === 0 ? started : second, i % 2 === 0 ? ip : `198.51.100.${150 + i}`)));
       const fromIp = answers.filter((_, i) => i % 2 === 0).map((answer) => answer.statusCode);
       expect(fromIp.filter((code) => code === 201)).toHaveLength(2);
       expect(fromIp.filter((code) => code === 429)).toHaveLength(6);
@@ -174,7 +180,9 @@ describe('subscription limits (contracts §5)', () => {
         Array.from({ length: 6 }, (_, i) => at(i % 2 === 0 ? started : second, `203.0.113.${70 + i}`, email('together@example.org'))),
       );
       expect(emails.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 201, 429, 429, 429]);
-      const verifications = await knex('notification_subscriptions').whereRaw('lower(destination) = ?', ['together@example.org']).count<Array<{ count: string }>>('* as count');
+      const verifications = await knex('notification_subscriptions')
+        .whereRaw('lower(destination) = ?', ['together@example.org'])
+        .count<Array<{ count: string }>>('* as count');
       expect(Number(verifications[0]!.count)).toBe(3);
     } finally {
       if (second !== started) await second.close();
@@ -188,8 +196,14 @@ describe('subscription limits (contracts §5)', () => {
     try {
       await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['subscription-create:ip:198.51.100.200']);
       let blockedAnswered = false;
-      const blocked = create('198.51.100.200').then((answer) => ((blockedAnswered = true), answer));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const blocked = create('198.51.100.200').then((answer) => {
+        blockedAnswered = true;
+        return answer;
+      });
+      // The blocked create is waiting on the lock (not merely not yet arrived) before the others go.
+      await expect
+        .poll(async () => Number((await holder.raw("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0].n))
+        .toBeGreaterThan(0);
       const others = await Promise.all([create('198.51.100.201'), create('198.51.100.202')]);
       expect(others.map((answer) => answer.statusCode)).toEqual([201, 201]);
       expect(blockedAnswered).toBe(false);

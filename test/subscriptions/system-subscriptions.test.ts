@@ -32,12 +32,27 @@ describe('system subscriptions', () => {
   });
 
   it('upserts env system subscriptions at start, deactivates removed ones, and leaves migration rows alone', async () => {
-    const first = await startTestApp({ database, pluginsDir, workers: false, env: { ...sys('PowerOutages', 'utility.power-outages', 'utility-power-outages'), ...sys('Planned', 'utility.scheduled-outages', 'utility-scheduled-outages') } });
+    const first = await startTestApp({
+      database,
+      pluginsDir,
+      workers: false,
+      env: {
+        ...sys('PowerOutages', 'utility.power-outages', 'utility-power-outages'),
+        ...sys('Planned', 'utility.scheduled-outages', 'utility-scheduled-outages'),
+      },
+    });
     const knex = servicesOf(first.app).database.knex;
     // What a plugin migration seeding a system subscription inserts.
     await knex('notification_subscriptions').insert({
-      public_id: 'seeded-by-migration', display_name: 'Seeded', feed_id: 'utility.power-outages', filter_json: '{}',
-      provider: 'Push', destination: 'utility-power-outages-ops', scope: 'System', is_active: true, system_name: 'migration:ops',
+      public_id: 'seeded-by-migration',
+      display_name: 'Seeded',
+      feed_id: 'utility.power-outages',
+      filter_json: '{}',
+      provider: 'Push',
+      destination: 'utility-power-outages-ops',
+      scope: 'System',
+      is_active: true,
+      system_name: 'migration:ops',
     });
     const rows = await knex('notification_subscriptions').where({ scope: 'System' }).orderBy('system_name');
     expect(rows.map((row) => [row.system_name, row.feed_id, row.destination, row.is_active, row.filter_json])).toEqual([
@@ -46,7 +61,15 @@ describe('system subscriptions', () => {
       ['migration:ops', 'utility.power-outages', 'utility-power-outages-ops', true, {}],
     ]);
     const result = await servicesOf(first.app).pipeline.processNotificationEvents(
-      [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'a-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
+      [
+        {
+          feedId: 'utility.power-outages',
+          eventType: 'ManualAnnouncement',
+          sourceKey: 'a-1',
+          fields: {},
+          sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] },
+        },
+      ],
       { awaitDelivery: true },
     );
     expect(result).toEqual({ matchedSubscriptionCount: 2, deliveredCount: 2, claimedCount: 2, wasSystemDelivery: true });
@@ -54,14 +77,20 @@ describe('system subscriptions', () => {
 
     const second = await startTestApp({ database, pluginsDir, workers: false, env: sys('PowerOutages', 'utility.power-outages', 'utility-power-outages') });
     const after = await servicesOf(second.app).database.knex('notification_subscriptions').where({ scope: 'System' }).orderBy('system_name');
-    expect(after.map((row) => [row.system_name, row.is_active])).toEqual([['env:Planned', false], ['env:PowerOutages', true], ['migration:ops', true]]);
+    expect(after.map((row) => [row.system_name, row.is_active])).toEqual([
+      ['env:Planned', false],
+      ['env:PowerOutages', true],
+      ['migration:ops', true],
+    ]);
     await second.close();
   });
 
   it('delivers by any installed provider: __Provider and __Destination, checked by that target', async () => {
     const key = 'NotificationPipeline__SystemSubscriptions__Ops';
     const started = await startTestApp({
-      database, pluginsDir, workers: false,
+      database,
+      pluginsDir,
+      workers: false,
       env: { [`${key}__FeedId`]: 'utility.power-outages', [`${key}__Provider`]: 'Email', [`${key}__Destination`]: 'Ops@Example.org' },
     });
     try {
@@ -71,7 +100,15 @@ describe('system subscriptions', () => {
       expect([row.provider, row.destination, row.is_active]).toEqual(['Email', 'ops@example.org', true]);
       expect(await knex('fixture_email_outbox').count({ n: '*' }).first()).toEqual({ n: 0 });
       const result = await servicesOf(started.app).pipeline.processNotificationEvents(
-        [{ feedId: 'utility.power-outages', eventType: 'ManualAnnouncement', sourceKey: 'ops-1', fields: {}, sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] } }],
+        [
+          {
+            feedId: 'utility.power-outages',
+            eventType: 'ManualAnnouncement',
+            sourceKey: 'ops-1',
+            fields: {},
+            sourcePayload: { title: 'T', message: 'M', areas: [], feeders: [] },
+          },
+        ],
         { awaitDelivery: true },
       );
       expect(result.deliveredCount).toBeGreaterThanOrEqual(1);

@@ -15,7 +15,9 @@ describe('the subscribe and manage pages: what the service serves', () => {
   const get = (url: string, headers: Record<string, string> = {}) => started.app.inject({ method: 'GET', url, headers });
   const create = async (delivery: { provider: string; destination?: string }) => {
     const response = await started.app.inject({
-      method: 'POST', url: '/api/notification-subscriptions', payload: { displayName: 'Pages', feedId: 'utility.power-outages', delivery },
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'Pages', feedId: 'utility.power-outages', delivery },
     });
     expect(response.statusCode, response.body).toBe(201);
     return response.json() as { publicId: string; manageToken: string; subscribeUrl: string | null };
@@ -77,7 +79,7 @@ describe('the subscribe and manage pages: what the service serves', () => {
     expect((await get('/manage/not%20an%20id')).statusCode).toBe(400);
   });
 
-  it('renders the QR code of a push subscription\'s subscribe link only for whoever holds its manage token', async () => {
+  it("renders the QR code of a push subscription's subscribe link only for whoever holds its manage token", async () => {
     const push = await create({ provider: 'Push' });
     const url = `/web/subscriptions/${push.publicId}/qr.svg`;
     expect((await get(url)).statusCode).toBe(401);

@@ -1,8 +1,9 @@
-import { defineDeliveryPlugin, Errors } from '#plugin-api';
+import { defineDeliveryPlugin, Errors, PLUGIN_API_VERSION } from '#plugin-api';
 
 /** A Push target that delivers nothing and answers "delivered": measures the pipeline, not a push server. */
 export const manifest = defineDeliveryPlugin({
   id: 'bench-noop-push',
+  apiVersion: PLUGIN_API_VERSION,
   provider: 'Push',
   config: {},
   createTarget: () => ({

@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
+import type { TakeOver } from '../../delivery/index.ts';
+import type { LeasedClaim } from '../../delivery/index.ts';
+import { claimRows, followsEarlierEvent, holdForQuietHours, supersedeWaiting, unreleasedHolds, waitOutCooldown, type ClaimTarget } from '../../ledger/index.ts';
 import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
 import type { SubscriptionRow } from '../event-store.ts';
-import { claimEvents, coalesceClaims, supersedeWaiting, type ClaimTarget } from '../ledger/ledger-claims.ts';
 import type { FilterCache } from '../matching/subscription-filter.ts';
-import { holdClaims, quietHoursOf, unreleasedHolds } from '../quiet-hours/hold-claims.ts';
+import { quietHoursOf } from '../quiet-hours/hold-claims.ts';
 import { holdUntil } from '../quiet-hours/quiet-hours.ts';
+import { TEST_EVENT_TYPE } from '../test-event.ts';
 
 /** A stored event as fan-out sees it. */
 export interface FanoutEvent {
@@ -19,35 +22,33 @@ export interface FanoutRules {
   installed(): readonly string[];
   /** Event types coalesced within a subscription's cooldown (the feed's manifest says which). */
   coalescedTypes(feedId: string): ReadonlySet<string>;
-  /** The types of waiting rows of the same item that an event of this type supersedes (the feed's manifest, `supersedes`). */
-  supersededTypes(feedId: string, eventType: string): readonly string[];
+  /** Types the feed marks urgent (its manifest `urgentEventTypes`): first in their lane, and through quiet hours. */
+  urgentTypes(feedId: string): ReadonlySet<string>;
   readonly cooldownSeconds: number;
-  /** Quiet hours: the service clock, and each feed's urgent types and zone. Without it nothing is held. */
+  /** Quiet hours: the service clock and each feed's zone. Without it nothing is held. */
   readonly quiet?: QuietRules;
 }
 
 export interface QuietRules {
   now(): Date;
-  /** Types delivered at once even in quiet hours (the feed's manifest `urgentEventTypes`). */
-  urgentTypes(feedId: string): ReadonlySet<string>;
   /** The feed's zone: quiet hours without a zone of their own are in it. */
   zoneOf(feedId: string): string;
 }
 
+/** Whether an event goes first in its lane and through quiet hours: the event says so, its feed marks its type, or it is a test. */
+export function isUrgent(rules: Pick<FanoutRules, 'urgentTypes'>, event: NotificationEvent): boolean {
+  return event.urgent === true || event.eventType === TEST_EVENT_TYPE || rules.urgentTypes(event.feedId).has(event.eventType);
+}
+
 export interface ClaimedPage {
-  /** Rows claimed for delivery (pending, or leased under the page's lease), in the ledger's id order. */
+  /** Rows claimed for delivery (pending, or leased under the take-over), in the ledger's id order. */
   readonly claimedIds: number[];
   /** Subscriptions of the page that matched at least one event. */
   readonly matched: Set<number>;
-  /** The rows claimed already leased (`leaseTo`): their dispatcher takes them over, no second write to lease them. */
-  readonly leased: LeasedClaim[];
-}
-
-/** A row claimed already leased, with what its delivery needs. */
-export interface LeasedClaim {
-  readonly ledgerId: number;
-  readonly eventId: number;
-  readonly subscription: SubscriptionRow;
+  /** The rows claimed already leased to their lanes: each lane takes its own over, with no second write to lease them. */
+  readonly leased: Array<LeasedClaim & { readonly provider: string }>;
+  /** The providers of the rows claimed waiting: their lanes are to be woken. */
+  readonly waitingProviders: Set<string>;
 }
 
 /**
@@ -55,9 +56,12 @@ export interface LeasedClaim {
  * filters, in memory; every subscription when `matchAll`, as /test asks)
  * and claims the ledger rows set-based, every event at once; a row the
  * ledger already holds is skipped. Claimed rows of coalesced types wait
- * out their subscription's cooldown; a claimed row supersedes the waiting
- * rows of its item that its type makes pointless. Runs in the caller's
- * transaction.
+ * out their subscription's cooldown; a claimed row of an event that
+ * follows earlier ones of its item supersedes that subscription's rows of
+ * the item still waiting (latest state only). Inside a subscriber's quiet
+ * hours a row that is not urgent is held for the catch-up. Rows of the
+ * lanes `takeOver` has room in are claimed already leased to them. Runs in
+ * the caller's transaction.
  */
 export async function claimPage(
   trx: Knex.Transaction,
@@ -66,57 +70,86 @@ export async function claimPage(
   events: readonly FanoutEvent[],
   page: readonly SubscriptionRow[],
   matchAll = false,
-  leaseTo?: { readonly token: string; readonly seconds: number },
+  takeOver?: TakeOver,
 ): Promise<ClaimedPage> {
   const coalesced = rules.coalescedTypes(feedId);
   const matched = new Set<number>();
   const targets: ClaimTarget[] = [];
   const byId = new Map(page.map((row) => [Number(row.id), row]));
-  const filters = page.map((row) => (matchAll ? () => true : rules.filters.ofText(row.filter_text)));
+  const filters = page.map((row) => (matchAll ? () => true : rules.filters.ofText(feedId, row.filter_text)));
   // Event by event, so the ledger numbers an earlier event's rows first.
   events.forEach((entry, index) => {
     for (const [position, row] of page.entries()) {
-      if (!filters[position](entry.event)) continue;
+      if (!filters[position]!(entry.event)) continue;
       matched.add(Number(row.id));
       targets.push({ event: index, subscriptionId: Number(row.id), provider: row.provider });
     }
   });
-  if (targets.length === 0) return { claimedIds: [], matched, leased: [] };
+  if (targets.length === 0) return { claimedIds: [], matched, leased: [], waitingProviders: new Set() };
+  const urgent = events.map((entry) => isUrgent(rules, entry.event));
   // A coalesced row may have to wait out a cooldown: it is claimed waiting, never leased.
   const leasedEvents = new Set(events.flatMap((entry, index) => (coalesced.has(entry.event.eventType) ? [] : [index])));
-  const rows = await claimEvents(
+  const rows = await claimRows(
     trx,
-    events.map(({ event, eventId, itemKey }) => ({ eventId, feedId, sourceKey: event.sourceKey, eventType: event.eventType, itemKey })),
+    events.map(({ event, eventId, itemKey }, index) => ({
+      eventId,
+      feedId,
+      sourceKey: event.sourceKey,
+      eventType: event.eventType,
+      itemKey,
+      urgent: urgent[index]!,
+    })),
     targets,
     rules.installed(),
-    leaseTo && { ...leaseTo, events: leasedEvents },
+    takeOver && { token: takeOver.token, seconds: takeOver.seconds, providers: takeOver.providers, events: leasedEvents },
   );
-  const typeOf = (row: { event: number }) => events[row.event].event.eventType;
-  await coalesceClaims(trx, rows.filter((row) => coalesced.has(typeOf(row))).map((row) => row.id), rules.cooldownSeconds);
-  const superseding = rows.flatMap((row) => rules.supersededTypes(feedId, typeOf(row)).map((eventType) => ({ id: row.id, eventType })));
-  await supersedeWaiting(trx, superseding);
-  // Inside a subscriber's quiet hours a type that is not urgent is held for the catch-up (never a /test).
+  const typeOf = (row: { event: number }) => events[row.event]!.event.eventType;
+  await waitOutCooldown(
+    trx,
+    rows.filter((row) => coalesced.has(typeOf(row))).map((row) => row.id),
+    rules.cooldownSeconds,
+  );
+  // Only an event that follows earlier ones of its item can find rows of it still waiting.
+  const follows = await followsEarlierEvent(
+    trx,
+    events.map(({ eventId, itemKey }) => ({ eventId, feedId, itemKey })),
+  );
+  const replaced = await supersedeWaiting(
+    trx,
+    rows.filter((row) => follows[row.event]).map((row) => row.id),
+  );
+  const urgentRow = (row: { id: number; event: number }) => urgent[row.event]! || replaced.get(row.id)?.urgent === true;
+  // Inside a subscriber's quiet hours a row that is not urgent is held for the catch-up (never a /test).
   const held = new Set<number>();
   if (rules.quiet && !matchAll) {
     const now = rules.quiet.now();
-    const urgent = rules.quiet.urgentTypes(feedId);
     const zone = rules.quiet.zoneOf(feedId);
     // Only subscriptions with quiet hours can have a catch-up still to go: a page without any asks nothing more.
-    const quiet = rows.filter((row) => !urgent.has(typeOf(row)) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
-    const pending = await unreleasedHolds(trx, quiet.map((row) => row.subscriptionId));
+    const quiet = rows.filter((row) => !urgentRow(row) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
+    const pending = await unreleasedHolds(
+      trx,
+      quiet.map((row) => row.subscriptionId),
+    );
     const holds = rows.flatMap((row) => {
-      const until = holdUntil(typeOf(row), urgent, quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
+      const until = holdUntil(urgentRow(row), quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
       if (until) return [{ id: row.id, until }];
       // Outside the hours, but a catch-up is still to go: this waits for it and goes in it.
-      const waiting = urgent.has(typeOf(row)) ? undefined : pending.get(row.subscriptionId);
+      const waiting = urgentRow(row) ? undefined : pending.get(row.subscriptionId);
       return waiting ? [{ id: row.id, until: waiting }] : [];
     });
-    await holdClaims(trx, holds, now);
+    await holdForQuietHours(trx, holds, now);
     for (const hold of holds) held.add(hold.id);
   }
   const delivered = rows.filter((row) => !held.has(row.id));
-  const leased: LeasedClaim[] = leaseTo
-    ? delivered.filter((row) => leasedEvents.has(row.event)).map((row) => ({ ledgerId: row.id, eventId: events[row.event].eventId, subscription: byId.get(row.subscriptionId)! }))
-    : [];
-  return { claimedIds: delivered.map((row) => row.id).sort((a, b) => a - b), matched, leased };
+  const leased = delivered
+    .filter((row) => row.leased)
+    .map((row) => ({
+      ledgerId: row.id,
+      eventId: events[row.event]!.eventId,
+      provider: row.provider,
+      replaces: replaced.get(row.id)?.replaces ?? [],
+      subscription: byId.get(row.subscriptionId)!,
+    }));
+  const waitingProviders = new Set(delivered.filter((row) => !row.leased).map((row) => row.provider));
+  return { claimedIds: delivered.map((row) => row.id).sort((a, b) => a - b), matched, leased, waitingProviders };
 }

@@ -1,58 +1,60 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
+import type { DeliveryLanes } from '../../delivery/index.ts';
 import type { QueueHandle, QueueRegistry } from '../../queue/queue-registry.ts';
+import { cellsForShapes } from '../../places/index.ts';
 import { subscriptionPage } from '../event-store.ts';
 import { claimPage, type FanoutRules } from './claim-page.ts';
 import { FanoutStore, type FanoutOutcome, type PendingFanout } from './fanout-store.ts';
-import type { TakeOverSlot } from '../delivery/delivery-dispatcher.ts';
 
-export const EXPANDER_QUEUE = 'core.fanout-expander';
+/** `Sms` → `core.fanout.sms`: a lane's fan-out queue (and the name of its sweep). */
+export const fanoutQueueName = (provider: string) => `core.fanout.${provider.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
 
 export interface ExpanderDependencies {
   readonly db: Knex;
   readonly queues: QueueRegistry;
   readonly rules: FanoutRules;
   readonly log: FastifyBaseLogger;
+  /** The lane this expander feeds. */
+  readonly provider: string;
+  readonly lanes: DeliveryLanes;
   readonly pageSize: number;
   readonly leaseSeconds: number;
   readonly sweepSeconds: number;
-  /** Inside a page's transaction: wakes the dispatchers once its claims commit (for rows claimed waiting). */
-  notifyDispatch(trx: Knex.Transaction): Promise<void>;
-  /** Room in this instance's dispatcher for a page claimed already leased (see DeliveryDispatcher.reserve). */
-  reserveDelivery(): Promise<TakeOverSlot>;
-  /** Rows one dispatcher batch takes (NotificationPipeline__DispatchBatchSize). */
-  readonly deliveryBatchSize: number;
 }
 
 /**
- * Streams the fan-out of events whose subscribers did not fit the
- * hand-over's first page: page after page, each in its own short
- * transaction that claims the page's ledger rows and moves the event's
- * cursor, so delivery starts on the first page, a crash resumes from the
- * cursor, and memory stays bounded by the page size. A page's rows are
- * claimed already leased to this instance's dispatcher, which takes them
- * over as the transaction commits (no second write to lease each row); the
- * expander waits for the dispatcher's room before it claims a page, so it
- * never runs ahead of delivery and a lease never lapses while rows wait.
- * Events of one feed at one cursor (the events of one poll) go together.
+ * Streams one lane's share of the fan-out of events whose subscribers did
+ * not fit the hand-over's first page: page after page of that provider's
+ * subscriptions, each page in its own short transaction that claims its
+ * ledger rows and moves the event's cursor in this lane, so delivery
+ * starts on the first page, a crash resumes from the cursor, and memory
+ * stays bounded by the page size. Each lane fans out on its own: a slow
+ * lane never holds up another's pages. A page is claimed already leased
+ * to its lane when the lane takes rows over (no second write to lease
+ * them); the expander then waits for the lane's room before it claims, so
+ * it never runs ahead of delivery. A lane with a rate gets its rows
+ * claimed waiting, at once. Events of one feed at one cursor (the events
+ * of one poll) go together.
  */
 export class FanoutExpander {
   readonly #deps: ExpanderDependencies;
   readonly #store: FanoutStore;
   readonly #queue: QueueHandle<PendingFanout, FanoutOutcome>;
-  /** Leases of callers that deliver what they claim themselves: their pages wake no dispatcher. */
+  /** Leases of callers that deliver what they claim themselves: their pages wake no lane. */
   readonly #kept = new Set<string>();
 
   constructor(deps: ExpanderDependencies) {
     this.#deps = deps;
-    this.#store = new FanoutStore(deps.db, deps.leaseSeconds);
+    this.#store = new FanoutStore(deps.db, deps.provider, deps.leaseSeconds);
     this.#queue = deps.queues.define(
       {
-        name: EXPANDER_QUEUE,
+        name: fanoutQueueName(deps.provider),
         store: this.#store,
         work: (batch, signal, token) => this.#expand(batch, token, signal),
         tally: (outcomes) => ({
           counts: {
+            provider: deps.provider,
             events: outcomes.reduce((n, o) => n + o.eventIds.length, 0),
             pages: outcomes.reduce((n, o) => n + o.pages, 0),
             claimed: outcomes.reduce((n, o) => n + o.claimedIds.length, 0),
@@ -67,23 +69,27 @@ export class FanoutExpander {
     );
   }
 
-  /**
-   * Inside the hand-over's transaction: these events continue after
-   * `cursor`. Without a token the expanders wake once it commits; with one,
-   * the caller keeps them (expandNow) and waits.
-   */
-  async continueAfter(trx: Knex.Transaction, eventIds: readonly number[], cursor: number, keepFor?: string): Promise<void> {
-    await this.#store.markContinued(trx, eventIds, cursor, keepFor);
-    if (keepFor === undefined) await this.#queue.notify(trx);
+  get provider(): string {
+    return this.#deps.provider;
+  }
+
+  get queueName(): string {
+    return this.#queue.name;
+  }
+
+  /** Inside the transaction that added fan-outs for this lane: its expanders wake on every instance once it commits. */
+  notify(trx: Knex.Transaction): Promise<void> {
+    return this.#queue.notify(trx);
   }
 
   settle(): Promise<void> {
     return this.#queue.settle();
   }
 
-  /** Expands the events a hand-over kept under `token` (continueAfter) and waits; returns what was claimed. */
+  /** Expands this lane's events a hand-over kept under `token` and waits; returns what was claimed. */
   async expandNow(token: string): Promise<{ claimedIds: number[]; matched: number }> {
     const batch = await this.#store.leasedTo(token);
+    if (batch.length === 0) return { claimedIds: [], matched: 0 };
     this.#kept.add(token);
     const outcomes = await this.#queue.work(batch, token).finally(() => this.#kept.delete(token));
     return { claimedIds: outcomes.flatMap((o) => o.claimedIds), matched: outcomes.reduce((n, o) => n + o.matched, 0) };
@@ -103,40 +109,38 @@ export class FanoutExpander {
   }
 
   async #expandGroup(group: readonly PendingFanout[], token: string, signal: AbortSignal): Promise<FanoutOutcome> {
-    const { db, rules, pageSize } = this.#deps;
-    const feedId = group[0].event.feedId;
+    const { db, rules, pageSize, provider, lanes } = this.#deps;
+    const feedId = group[0]!.event.feedId;
     const eventIds = group.map((pending) => pending.eventId);
-    let cursor = group[0].cursor;
+    let cursor = group[0]!.cursor;
     let pages = 0;
     let matched = 0;
     const claimedIds: number[] = [];
     let done = false;
-    const leasable = group.length === 1 || group.length * pageSize <= Math.max(pageSize, this.#deps.deliveryBatchSize);
+    // The pages of many events at once (a storm) would make one batch of thousands: those wait for the lane's own batches.
+    const cells = cellsForShapes(group.map((pending) => pending.event.geometry));
+    const leasable = group.length === 1 || group.length * pageSize <= Math.max(pageSize, lanes.batchSize);
     while (!done && !signal.aborted) {
-      // A caller that delivers what it claims itself (expandNow) gets rows claimed waiting; the others are claimed leased,
-      // but for the pages of many events at once (a storm), which would make one batch of thousands: those wait for the dispatchers.
-      const slot = this.#kept.has(token) || !leasable ? undefined : await this.#deps.reserveDelivery();
+      // A caller that delivers what it claims itself (expandNow) gets rows claimed waiting.
+      const takeOver = this.#kept.has(token) || !leasable ? undefined : await lanes.takeOver(provider);
       const step = await db
         .transaction(async (trx) => {
-          const page = await subscriptionPage(trx, feedId, cursor, pageSize);
-          const claimed = await claimPage(trx, rules, feedId, group, page, false, slot?.lease);
+          const page = await subscriptionPage(trx, feedId, cursor, pageSize, { provider, cells });
+          const claimed = await claimPage(trx, rules, feedId, group, page, false, takeOver);
           const next = page.length > 0 ? Number(page.at(-1)!.id) : cursor;
           const last = page.length < pageSize;
           // The lease was lost (this instance stalled past it): another one goes on from the cursor; nothing here commits.
           if (!(await this.#store.advance(trx, token, eventIds, next, last))) throw new LeaseLost();
-          if (claimed.claimedIds.length > claimed.leased.length && !this.#kept.has(token)) await this.#deps.notifyDispatch(trx);
+          if (claimed.claimedIds.length > claimed.leased.length && !this.#kept.has(token)) await lanes.notify(trx, [provider]);
           return { next, last, claimed };
         })
         .catch((error: unknown) => {
-          slot?.release();
+          takeOver?.release();
           if (error instanceof LeaseLost) return null;
           throw error;
         });
       if (!step) break;
-      if (slot) {
-        if (step.claimed.leased.length > 0) slot.run(step.claimed.leased);
-        else slot.release();
-      }
+      takeOver?.run(step.claimed.leased);
       pages += 1;
       cursor = step.next;
       done = step.last;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { LeasedQueueStore } from '../../plugin-api/queue-types.ts';
 import type { FanoutEvent } from './claim-page.ts';
-import { pgArray as array } from '../../db/pg-array.ts';
+import { pgArray as array } from '../../plugin-api/pg-array.ts';
+import type { AreaGeometry } from '../../places/index.ts';
 
 /** What expanding one group of events came to (for the batch log line). */
 export interface FanoutOutcome {
@@ -12,20 +13,22 @@ export interface FanoutOutcome {
   readonly done: boolean;
 }
 
-/** A stored event whose fan-out continues, from the subscription after `cursor`. */
+/** A stored event whose fan-out continues in one lane, from the subscription after `cursor`. */
 export interface PendingFanout extends FanoutEvent {
+  readonly provider: string;
   readonly cursor: number;
 }
 
 type Db = Knex | Knex.Transaction;
-const PENDING_COLUMNS = 'e.id, e.feed_id, e.event_type, e.source_key, e.item_key, e.fields, e.fanout_cursor';
+const PENDING_COLUMNS = 'f.provider, f.cursor, e.id, e.feed_id, e.event_type, e.source_key, e.item_key, e.fields, e.urgent, e.geometry';
 
 const toPending = (rows: Array<Record<string, unknown>>): PendingFanout[] =>
   rows
     .map((row) => ({
       eventId: Number(row.id),
       itemKey: String(row.item_key),
-      cursor: Number(row.fanout_cursor),
+      provider: String(row.provider),
+      cursor: Number(row.cursor),
       event: {
         feedId: String(row.feed_id),
         eventType: String(row.event_type),
@@ -33,96 +36,120 @@ const toPending = (rows: Array<Record<string, unknown>>): PendingFanout[] =>
         itemKey: String(row.item_key),
         fields: row.fields as Record<string, string>,
         sourcePayload: null,
+        ...(row.urgent === true ? { urgent: true } : {}),
+        ...(row.geometry ? { geometry: row.geometry as AreaGeometry } : {}),
       },
     }))
     .sort((a, b) => a.eventId - b.eventId);
 
 /**
- * Events still to be fanned out, as a leased queue (times are the
- * database's). A lease covers a batch of events; the cursor moves in the
- * same transaction as each page's claims, only while the lease holds.
+ * One lane's fan-outs still to be done (`notification_fanouts`, a row per
+ * event and lane), as a leased queue (times are the database's). A lease
+ * covers a batch of events; each page moves its event's cursor in the
+ * page's transaction, only while the lease holds, and the last page
+ * removes the row: an event whose every lane is done has none left.
  */
 export class FanoutStore implements LeasedQueueStore<PendingFanout, FanoutOutcome> {
   readonly #db: Knex;
+  readonly #provider: string;
   readonly #leaseSeconds: number;
 
-  constructor(db: Knex, leaseSeconds: number) {
+  constructor(db: Knex, provider: string, leaseSeconds: number) {
     this.#db = db;
+    this.#provider = provider;
     this.#leaseSeconds = leaseSeconds;
   }
 
   async lease(limit: number, token: string): Promise<PendingFanout[]> {
     const result = await this.#db.raw(
-      `UPDATE notification_events e
-          SET fanout_status = 'expanding', fanout_lease_token = ?, fanout_lease_until = now() + make_interval(secs => ?)
-         FROM (SELECT id FROM notification_events
-                WHERE fanout_status = 'pending' OR (fanout_status = 'expanding' AND fanout_lease_until < now())
-                ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED) due
-        WHERE e.id = due.id
-        RETURNING ${PENDING_COLUMNS}`,
-      [token, this.#leaseSeconds, limit],
+      `WITH due AS (
+         SELECT event_id FROM notification_fanouts
+          WHERE provider = ? AND (status = 'pending' OR lease_until < now())
+          ORDER BY event_id LIMIT ? FOR UPDATE SKIP LOCKED),
+       leased AS (
+         UPDATE notification_fanouts f
+            SET status = 'expanding', lease_token = ?, lease_until = now() + make_interval(secs => ?)
+           FROM due WHERE f.provider = ? AND f.event_id = due.event_id
+          RETURNING f.*)
+       SELECT ${PENDING_COLUMNS} FROM leased f JOIN notification_events e ON e.id = f.event_id`,
+      [this.#provider, limit, token, this.#leaseSeconds, this.#provider],
     );
     return toPending(result.rows);
   }
 
-  /** The events a hand-over leased to itself (a caller that waits for its own fan-out). */
+  /** This lane's events a hand-over leased to itself (a caller that waits for its own fan-out). */
   async leasedTo(token: string): Promise<PendingFanout[]> {
-    const result = await this.#db.raw(`SELECT ${PENDING_COLUMNS} FROM notification_events e WHERE e.fanout_lease_token = ? AND e.fanout_status = 'expanding'`, [token]);
+    const result = await this.#db.raw(
+      `SELECT ${PENDING_COLUMNS} FROM notification_fanouts f JOIN notification_events e ON e.id = f.event_id
+        WHERE f.lease_token = ? AND f.provider = ? AND f.status = 'expanding'`,
+      [token, this.#provider],
+    );
     return toPending(result.rows);
   }
 
-  /** Moves the cursor of these events (done when the page was the last), in the page's transaction; false when the lease was lost. */
+  /** Moves the cursor of these events (removes their rows when the page was the last), in the page's transaction; false when the lease was lost. */
   async advance(trx: Knex.Transaction, token: string, eventIds: readonly number[], cursor: number, done: boolean): Promise<boolean> {
-    const result = await trx.raw(
-      `UPDATE notification_events SET fanout_cursor = ?, fanout_status = ?
-        WHERE id = ANY(?::bigint[]) AND fanout_lease_token = ? AND fanout_status = 'expanding'`,
-      [cursor, done ? 'done' : 'expanding', array(eventIds), token],
-    );
+    const result = done
+      ? await trx.raw(`DELETE FROM notification_fanouts WHERE provider = ? AND event_id = ANY(?::bigint[]) AND lease_token = ? AND status = 'expanding'`, [
+          this.#provider,
+          array(eventIds),
+          token,
+        ])
+      : await trx.raw(
+          `UPDATE notification_fanouts SET cursor = ?
+            WHERE provider = ? AND event_id = ANY(?::bigint[]) AND lease_token = ? AND status = 'expanding'`,
+          [cursor, this.#provider, array(eventIds), token],
+        );
     return Number(result.rowCount ?? 0) === eventIds.length;
   }
 
   async renew(token: string): Promise<void> {
     await this.#db.raw(
-      `UPDATE notification_events SET fanout_lease_until = now() + make_interval(secs => ?)
-        WHERE fanout_lease_token = ? AND fanout_status = 'expanding'`,
-      [this.#leaseSeconds, token],
+      `UPDATE notification_fanouts SET lease_until = now() + make_interval(secs => ?)
+        WHERE lease_token = ? AND provider = ? AND status = 'expanding'`,
+      [this.#leaseSeconds, token, this.#provider],
     );
   }
 
   /** Gives back what this lease did not finish (shutdown): pending again, from its cursor. */
   async settle(token: string): Promise<void> {
     await this.#db.raw(
-      `UPDATE notification_events
-          SET fanout_status = CASE WHEN fanout_status = 'expanding' THEN 'pending' ELSE fanout_status END,
-              fanout_lease_token = NULL, fanout_lease_until = NULL
-        WHERE fanout_lease_token = ?`,
-      [token],
+      `UPDATE notification_fanouts SET status = 'pending', lease_token = NULL, lease_until = NULL
+        WHERE lease_token = ? AND provider = ?`,
+      [token, this.#provider],
     );
   }
 
   async nextDueInMs(): Promise<number | null> {
     const result = await this.#db.raw(
-      `SELECT 1000 * EXTRACT(EPOCH FROM min(CASE WHEN fanout_status = 'expanding' THEN fanout_lease_until ELSE now() END) - now()) AS ms
-         FROM notification_events WHERE fanout_status <> 'done'`,
+      `SELECT 1000 * EXTRACT(EPOCH FROM min(CASE WHEN status = 'expanding' THEN lease_until ELSE now() END) - now()) AS ms
+         FROM notification_fanouts WHERE provider = ?`,
+      [this.#provider],
     );
     const ms = result.rows[0]?.ms;
     return ms === null || ms === undefined ? null : Number(ms);
   }
+}
 
-  /**
-   * Marks events of a hand-over whose first page was full: pending, for the
-   * expander to continue after `cursor`; or, for a caller that waits, leased
-   * to it already (if it dies, the lease lapses and the expander goes on).
-   */
-  async markContinued(db: Db, eventIds: readonly number[], cursor: number, leaseToken?: string): Promise<void> {
-    if (leaseToken === undefined) {
-      await db.raw(`UPDATE notification_events SET fanout_status = 'pending', fanout_cursor = ? WHERE id = ANY(?::bigint[])`, [cursor, array(eventIds)]);
-      return;
-    }
-    await db.raw(
-      `UPDATE notification_events SET fanout_status = 'expanding', fanout_cursor = ?, fanout_lease_token = ?, fanout_lease_until = now() + make_interval(secs => ?)
-        WHERE id = ANY(?::bigint[])`,
-      [cursor, leaseToken, this.#leaseSeconds, array(eventIds)],
-    );
-  }
+/**
+ * Events of a hand-over whose first page was full go on in every lane from
+ * `cursor`: pending, for each lane's expander; or, for a caller that waits,
+ * leased to it already (if it dies, the leases lapse and the expanders go
+ * on).
+ */
+export async function continueFanouts(
+  db: Db,
+  eventIds: readonly number[],
+  providers: readonly string[],
+  cursor: number,
+  lease?: { readonly token: string; readonly seconds: number },
+): Promise<void> {
+  if (eventIds.length === 0 || providers.length === 0) return;
+  await db.raw(
+    `INSERT INTO notification_fanouts (event_id, provider, cursor, status, lease_token, lease_until)
+     SELECT e, p, ?, ?, ?::text, CASE WHEN ?::text IS NULL THEN NULL ELSE now() + make_interval(secs => ?::float8) END
+       FROM unnest(?::bigint[]) AS e, unnest(?::text[]) AS p
+     ON CONFLICT (event_id, provider) DO NOTHING`,
+    [cursor, lease ? 'expanding' : 'pending', lease?.token ?? null, lease?.token ?? null, lease?.seconds ?? 0, array(eventIds), array(providers)],
+  );
 }

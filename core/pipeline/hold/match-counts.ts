@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
+import { cellsForShapes } from '../../places/index.ts';
 import { subscriptionPage, systemSubscriptions, type SubscriptionRow } from '../event-store.ts';
 import type { FilterCache } from '../matching/subscription-filter.ts';
 
@@ -29,7 +30,7 @@ export async function matchCounts(
   const counts = events.map(() => new Map<string, number>());
   const tally = (page: readonly SubscriptionRow[]) => {
     for (const row of page) {
-      const matches = filters.ofText(row.filter_text);
+      const matches = filters.ofText(feedId, row.filter_text);
       events.forEach((event, index) => {
         if (matches(event)) counts[index].set(row.provider, (counts[index].get(row.provider) ?? 0) + 1);
       });
@@ -37,8 +38,9 @@ export async function matchCounts(
   };
   tally(await systemSubscriptions(db, feedId));
   const enough = () => counts.every((byProvider) => totalOf(byProvider) > enoughAbove);
+  const cells = cellsForShapes(events.map((event) => event.geometry));
   for (let after = 0; !enough(); ) {
-    const page = await subscriptionPage(db, feedId, after, pageSize);
+    const page = await subscriptionPage(db, feedId, after, pageSize, { cells });
     tally(page);
     if (page.length < pageSize) break;
     after = Number(page.at(-1)!.id);

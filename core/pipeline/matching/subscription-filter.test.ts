@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
-import { compileFilter, FILTER_FIELD_OF, FilterCache, type SubscriptionFilter } from './subscription-filter.ts';
+import type { FilterMatch, NotificationEvent } from '../../plugin-api/feed-types.ts';
+import { compileFilter, FilterCache, type SubscriptionFilter } from './subscription-filter.ts';
 
 const event = (fields: Record<string, string>, eventType = 'NewOutage'): NotificationEvent => ({
   feedId: 'utility.power-outages',
@@ -9,6 +9,7 @@ const event = (fields: Record<string, string>, eventType = 'NewOutage'): Notific
   fields,
   sourcePayload: {},
 });
+const F = 'utility.power-outages';
 const outage = event({ feeder: 'F12', areas: 'Kandy, Peradeniya' });
 
 describe('compileFilter', () => {
@@ -44,36 +45,91 @@ describe('compileFilter', () => {
   });
 });
 
-describe('filter properties and catalog fields', () => {
-  it('feeders needs Feeder, locationKeywords needs Area, keywords needs Keywords; eventTypes needs none', () => {
-    expect(FILTER_FIELD_OF).toEqual({ feeders: 'Feeder', locationKeywords: 'Area', keywords: 'Keywords', eventTypes: null });
+describe("compileFilter with a feed's own fields", () => {
+  const disruption = event({ route: '12, 138', cause: 'Signal failure at Fort' });
+  const matchOf = (id: string): FilterMatch => (id === 'route' ? 'equals' : 'contains');
+  it.each<[string, SubscriptionFilter, NotificationEvent, boolean]>([
+    ["equals: one of the event's values", { fields: { route: ['138'] } }, disruption, true],
+    ['equals: case-insensitive and trimmed', { fields: { route: [' 12 '] } }, disruption, true],
+    ['equals: never a part of a value', { fields: { route: ['1'] } }, disruption, false],
+    ["equals: any of the subscriber's values", { fields: { route: ['7', '12'] } }, disruption, true],
+    ['contains: a part of the text', { fields: { cause: ['signal'] } }, disruption, true],
+    ['contains: absent', { fields: { cause: ['flood'] } }, disruption, false],
+    ['an event without the field matches no value', { fields: { route: ['12'] } }, event({ cause: 'x' }), false],
+    ['every field set must match', { fields: { route: ['12'], cause: ['flood'] } }, disruption, false],
+    ['with the three older properties too', { fields: { route: ['12'] }, keywords: ['fort'] }, disruption, true],
+    ['an empty list sets no criterion', { fields: { route: [] } }, event({}), true],
+  ])('%s', (_name, filter, candidate, expected) => {
+    expect(compileFilter(filter, matchOf)(candidate)).toBe(expected);
+  });
+});
+
+describe('compileFilter with places', () => {
+  // A block of Kandy, 1.1 km across; its outage's areas name Kandy.
+  const geometry = {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [80.63, 7.29],
+        [80.64, 7.29],
+        [80.64, 7.3],
+        [80.63, 7.3],
+        [80.63, 7.29],
+      ] as Array<[number, number]>,
+    ],
+  };
+  const shaped = { ...outage, geometry };
+  const home = { name: 'Home', lat: 7.295, lon: 80.635 };
+  const across = { lat: 7.2895, lon: 80.635 }; // about 56 m south of the edge
+  const town = { lat: 7.35, lon: 80.635 }; // about 5.5 km north
+  it.each<[string, SubscriptionFilter, NotificationEvent, boolean]>([
+    ['a place inside the shape', { places: [home] }, shaped, true],
+    ['a place within its radius, outside the shape', { places: [across] }, shaped, true],
+    ['a place beyond its radius', { places: [{ ...across, radiusMeters: 20 }] }, shaped, false],
+    ['any of the places', { places: [town, across] }, shaped, true],
+    ['no place matches an event without a shape', { places: [home] }, outage, false],
+    ['places OR locationKeywords: the name matches, the place does not', { places: [town], locationKeywords: ['Kandy'] }, shaped, true],
+    ['places OR locationKeywords: the place matches, the name does not', { places: [home], locationKeywords: ['Galle'] }, shaped, true],
+    ['places OR locationKeywords: neither', { places: [town], locationKeywords: ['Galle'] }, shaped, false],
+    ['places AND feeders: the feeder fails', { places: [home], feeders: ['F1'] }, shaped, false],
+    ['places AND event types: both hold', { places: [home], eventTypes: ['NewOutage'] }, shaped, true],
+    ['places AND keywords: the keyword fails', { places: [home], keywords: ['Colombo'] }, shaped, false],
+  ])('%s', (_name, filter, candidate, expected) => {
+    expect(compileFilter(filter)(candidate)).toBe(expected);
   });
 });
 
 describe('FilterCache', () => {
   it('compiles a filter once and hands the same predicate to every subscription with that filter', () => {
     const cache = new FilterCache();
-    const first = cache.get({ feeders: ['F12'] });
-    expect(cache.get({ feeders: ['F12'] })).toBe(first);
-    expect(cache.get({ feeders: ['F1'] })).not.toBe(first);
-    expect(cache.get(null)(outage)).toBe(true);
+    const first = cache.get(F, { feeders: ['F12'] });
+    expect(cache.get(F, { feeders: ['F12'] })).toBe(first);
+    expect(cache.get(F, { feeders: ['F1'] })).not.toBe(first);
+    expect(cache.get(F, null)(outage)).toBe(true);
     expect(first(outage)).toBe(true);
   });
 
   it('takes a stored filter as its JSON text, parsing a text once', () => {
     const cache = new FilterCache();
-    const byText = cache.ofText('{"feeders": ["F12"]}');
-    expect(cache.ofText('{"feeders": ["F12"]}')).toBe(byText);
+    const byText = cache.ofText(F, '{"feeders": ["F12"]}');
+    expect(cache.ofText(F, '{"feeders": ["F12"]}')).toBe(byText);
     expect(byText(outage)).toBe(true);
-    expect(cache.ofText('{"feeders": ["F9"]}')(outage)).toBe(false);
-    expect(cache.ofText(null)(outage)).toBe(true);
+    expect(cache.ofText(F, '{"feeders": ["F9"]}')(outage)).toBe(false);
+    expect(cache.ofText(F, null)(outage)).toBe(true);
+  });
+
+  it("keeps each feed's filters apart: a feed's own fields match as that feed says", () => {
+    const cache = new FilterCache((feedId, fieldId) => (feedId === 'transit.disruptions' && fieldId === 'route' ? 'equals' : 'contains'));
+    const onRoute = event({ route: '12, 138' });
+    expect(cache.ofText('transit.disruptions', '{"fields":{"route":["1"]}}')(onRoute)).toBe(false);
+    expect(cache.ofText('other.feed', '{"fields":{"route":["1"]}}')(onRoute)).toBe(true);
   });
 
   it('stays bounded: past 10,000 distinct filters new ones are compiled, not kept', () => {
     const cache = new FilterCache();
-    for (let i = 0; i < 10_000; i += 1) cache.get({ keywords: [`k${i}`] });
-    const late = cache.get({ keywords: ['late'] });
-    expect(cache.get({ keywords: ['late'] })).not.toBe(late);
-    expect(cache.get({ keywords: ['k1'] })).toBe(cache.get({ keywords: ['k1'] }));
+    for (let i = 0; i < 10_000; i += 1) cache.get(F, { keywords: [`k${i}`] });
+    const late = cache.get(F, { keywords: ['late'] });
+    expect(cache.get(F, { keywords: ['late'] })).not.toBe(late);
+    expect(cache.get(F, { keywords: ['k1'] })).toBe(cache.get(F, { keywords: ['k1'] }));
   });
 });

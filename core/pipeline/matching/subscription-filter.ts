@@ -1,4 +1,5 @@
-import type { FilterableField, NotificationEvent } from '../../plugin-api/feed-types.ts';
+import type { FilterMatch, NotificationEvent } from '../../plugin-api/feed-types.ts';
+import { placeReaches, type Place } from '../../places/index.ts';
 
 /** A subscription's filter as clients send it and as stored in filter_json. */
 export interface SubscriptionFilter {
@@ -6,33 +7,42 @@ export interface SubscriptionFilter {
   locationKeywords?: readonly string[];
   keywords?: readonly string[];
   eventTypes?: readonly string[];
+  places?: readonly Place[];
+  /** Values per filter field the feed declares (`{ route: ['12', '138'] }`). */
+  fields?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Which catalog field each filter property needs (eventTypes needs none). */
-export const FILTER_FIELD_OF: Readonly<Record<keyof SubscriptionFilter, FilterableField | null>> = {
-  feeders: 'Feeder',
-  locationKeywords: 'Area',
-  keywords: 'Keywords',
-  eventTypes: null,
-};
+/** Whether a filter's "where" is its places alone: such a subscription can match only an event whose shape reaches one (the cell index then finds it). */
+export const wherePlacesOnly = (filter: SubscriptionFilter | null | undefined) =>
+  (filter?.places?.length ?? 0) > 0 && (filter?.locationKeywords?.length ?? 0) === 0;
 
 export type CompiledFilter = (event: NotificationEvent) => boolean;
 
-const normalise = (values: readonly string[] | undefined) =>
-  (values ?? []).map((value) => value.trim().toLowerCase()).filter((value) => value !== '');
+const normalise = (values: readonly string[] | undefined) => (values ?? []).map((value) => value.trim().toLowerCase()).filter((value) => value !== '');
 
-const splitList = (value: string | undefined) => (value ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+const splitList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean);
 
 /**
- * Compiles a filter once into a pure predicate (contracts §4): AND across
+ * Compiles a filter once into a pure predicate: AND across
  * the criteria it sets, any-of within one list, case-insensitive; an empty
  * or missing list sets no criterion, so an empty filter matches everything.
  * - feeders: equals Fields.feeder or one of the comma-separated Fields.feeders;
  * - locationKeywords: a substring of Fields.area or Fields.areas;
+ * - places: the event's shape comes within a place's radius (an event
+ *   without a shape matches no place). places and locationKeywords are
+ *   both "where": with both set, either one matching is enough;
  * - keywords: a substring of all Fields values joined;
- * - eventTypes: contains the event's type (exact: types are identifiers).
+ * - eventTypes: contains the event's type (exact: types are identifiers);
+ * - fields.<id>: a field the feed declares, against the event's
+ *   `fields.<id>`: `equals` one of its comma-separated values, or
+ *   `contains` (a part of its text), as the feed's `match` says (`matchOf`);
+ *   an event without the field matches no value.
  */
-export function compileFilter(filter: SubscriptionFilter | null | undefined): CompiledFilter {
+export function compileFilter(filter: SubscriptionFilter | null | undefined, matchOf: (fieldId: string) => FilterMatch = () => 'contains'): CompiledFilter {
   const feeders = new Set(normalise(filter?.feeders));
   const locations = normalise(filter?.locationKeywords);
   const keywords = normalise(filter?.keywords);
@@ -45,40 +55,65 @@ export function compileFilter(filter: SubscriptionFilter | null | undefined): Co
       return (own !== undefined && feeders.has(own)) || splitList(event.fields.feeders).some((feeder) => feeders.has(feeder));
     });
   }
-  if (locations.length > 0) {
-    checks.push((event) => {
-      const text = `${event.fields.area ?? ''}\n${event.fields.areas ?? ''}`.toLowerCase();
-      return locations.some((location) => text.includes(location));
-    });
-  }
+  const places = filter?.places ?? [];
+  const byName = (event: NotificationEvent) => {
+    const text = `${event.fields.area ?? ''}\n${event.fields.areas ?? ''}`.toLowerCase();
+    return locations.some((location) => text.includes(location));
+  };
+  const byPlace = (event: NotificationEvent) => event.geometry !== undefined && places.some((place) => placeReaches(place, event.geometry!));
+  if (locations.length > 0 && places.length > 0) checks.push((event) => byName(event) || byPlace(event));
+  else if (locations.length > 0) checks.push(byName);
+  else if (places.length > 0) checks.push(byPlace);
   if (keywords.length > 0) {
     checks.push((event) => {
       const text = Object.values(event.fields).join('\n').toLowerCase();
       return keywords.some((keyword) => text.includes(keyword));
     });
   }
+  for (const [id, values] of Object.entries(filter?.fields ?? {})) {
+    const wanted = normalise(values);
+    if (wanted.length === 0) continue;
+    if (matchOf(id) === 'equals') {
+      const set = new Set(wanted);
+      checks.push((event) => splitList(event.fields[id]).some((value) => set.has(value)));
+    } else {
+      checks.push((event) => {
+        const text = (event.fields[id] ?? '').toLowerCase();
+        return text !== '' && wanted.some((value) => text.includes(value));
+      });
+    }
+  }
   if (checks.length === 0) return () => true;
   return (event) => checks.every((check) => check(event));
 }
 
+/** How each feed matches its own filter fields (`equals` or `contains`), by feed and field id. */
+export type FilterMatchOf = (feedId: string, fieldId: string) => FilterMatch;
+
 /**
- * Memoises compiled filters by their JSON text: many subscriptions share a
- * filter. Fan-out reads the stored filter as text (`filter_json::text`), so
- * a page of subscriptions parses only the filters it has not seen yet.
+ * Memoises compiled filters by feed and JSON text: many subscriptions
+ * share a filter. Fan-out reads the stored filter as text
+ * (`filter_json::text`), so a page of subscriptions parses only the
+ * filters it has not seen yet.
  */
 export class FilterCache {
   readonly #compiled = new Map<string, CompiledFilter>();
+  readonly #matchOf: FilterMatchOf;
 
-  get(filter: SubscriptionFilter | null | undefined): CompiledFilter {
-    return this.ofText(JSON.stringify(filter ?? {}));
+  constructor(matchOf: FilterMatchOf = () => 'contains') {
+    this.#matchOf = matchOf;
   }
 
-  /** The compiled filter of a stored filter's JSON text (null: no filter). */
-  ofText(text: string | null): CompiledFilter {
-    const key = text ?? '{}';
+  get(feedId: string, filter: SubscriptionFilter | null | undefined): CompiledFilter {
+    return this.ofText(feedId, JSON.stringify(filter ?? {}));
+  }
+
+  /** The compiled filter of a stored filter's JSON text (null: no filter) of a subscription to `feedId`. */
+  ofText(feedId: string, text: string | null): CompiledFilter {
+    const key = `${feedId}\u0000${text ?? '{}'}`;
     let compiled = this.#compiled.get(key);
     if (!compiled) {
-      compiled = compileFilter(JSON.parse(key) as SubscriptionFilter | null);
+      compiled = compileFilter(JSON.parse(text ?? '{}') as SubscriptionFilter | null, (fieldId) => this.#matchOf(feedId, fieldId));
       if (this.#compiled.size < 10_000) this.#compiled.set(key, compiled);
     }
     return compiled;

@@ -23,7 +23,12 @@ describe('quietUntil: is now inside the window, and when does it end', () => {
     ['inside a window within one day', colomboDay, '2026-11-27T05:00:00Z', '2026-11-27T11:30:00Z'], // 10:30 → 17:00
     ['before a window within one day', colomboDay, '2026-11-27T03:00:00Z', null],
     ['after a window within one day', colomboDay, '2026-11-27T11:30:00Z', null],
-    ['the end on the local date, not the UTC one', { start: '23:00', end: '07:00', timeZone: 'Pacific/Auckland' }, '2026-11-26T11:00:00Z', '2026-11-26T18:00:00Z'], // 00:00 NZDT on the 27th → 07:00 the 27th
+    [
+      'the end on the local date, not the UTC one',
+      { start: '23:00', end: '07:00', timeZone: 'Pacific/Auckland' },
+      '2026-11-26T11:00:00Z',
+      '2026-11-26T18:00:00Z',
+    ], // 00:00 NZDT on the 27th → 07:00 the 27th
   ])('%s', (_case, quiet, now, expected) => {
     expect(quietUntil(quiet, new Date(now))?.toISOString() ?? null).toBe(expected === null ? null : new Date(expected).toISOString());
   });
@@ -53,9 +58,19 @@ describe('quietUntil: is now inside the window, and when does it end', () => {
     // East of UTC: Berlin falls back on 2026-10-25 at 01:00 UTC (03:00 CEST → 02:00 CET). The first 02:30 is 00:30 UTC.
     ['Berlin, 02:10 CEST: the first 02:30 (CEST)', { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' }, '2026-10-25T00:10:00Z', '2026-10-25T00:30:00Z'],
     ['Berlin, 02:40 CEST: past the end', { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' }, '2026-10-25T00:40:00Z', null],
-    ['Berlin, 02:10 CET: the clock shows the window again, until 02:30 CET', { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' }, '2026-10-25T01:10:00Z', '2026-10-25T01:30:00Z'],
+    [
+      'Berlin, 02:10 CET: the clock shows the window again, until 02:30 CET',
+      { start: '22:00', end: '02:30', timeZone: 'Europe/Berlin' },
+      '2026-10-25T01:10:00Z',
+      '2026-10-25T01:30:00Z',
+    ],
     // West of UTC: New York falls back on 2026-11-01 at 06:00 UTC (02:00 EDT → 01:00 EST). The first 01:30 is 05:30 UTC.
-    ['New York, 01:10 EDT: the first 01:30 (EDT)', { start: '23:00', end: '01:30', timeZone: 'America/New_York' }, '2026-11-01T05:10:00Z', '2026-11-01T05:30:00Z'],
+    [
+      'New York, 01:10 EDT: the first 01:30 (EDT)',
+      { start: '23:00', end: '01:30', timeZone: 'America/New_York' },
+      '2026-11-01T05:10:00Z',
+      '2026-11-01T05:30:00Z',
+    ],
     ['New York, 01:10 EST: until 01:30 EST', { start: '23:00', end: '01:30', timeZone: 'America/New_York' }, '2026-11-01T06:10:00Z', '2026-11-01T06:30:00Z'],
   ])('a fall-back night either side of UTC: %s', (_case, quiet, now, expected) => {
     expect(quietUntil(quiet, new Date(now))?.toISOString() ?? null).toBe(expected && new Date(expected).toISOString());
@@ -67,19 +82,16 @@ describe('quietUntil: is now inside the window, and when does it end', () => {
   });
 });
 
-describe('holdUntil: urgent types go at once', () => {
-  const urgent = new Set(['NewOutage', 'ManualAnnouncement']);
+describe('holdUntil: urgent deliveries go at once', () => {
   const night = new Date('2026-11-26T20:00:00Z'); // 01:30 in Colombo
-  it.each<[string, string, boolean]>([
-    ['NewOutage', 'urgent', false],
-    ['ManualAnnouncement', 'urgent', false],
-    ['Restoration', 'not urgent', true],
-    ['EstimateUpdated', 'not urgent', true],
-  ])('%s (%s) inside the window: held %s', (type, _why, held) => {
-    expect(holdUntil(type, urgent, colomboNight, night) !== null).toBe(held);
+  it.each<[string, boolean, boolean]>([
+    ['urgent', true, false],
+    ['not urgent', false, true],
+  ])('%s inside the window: held %s', (_why, urgent, held) => {
+    expect(holdUntil(urgent, colomboNight, night) !== null).toBe(held);
   });
   it('nothing is held outside the window', () => {
-    expect(holdUntil('Restoration', urgent, colomboNight, new Date('2026-11-27T06:00:00Z'))).toBeNull();
+    expect(holdUntil(false, colomboNight, new Date('2026-11-27T06:00:00Z'))).toBeNull();
   });
 });
 
@@ -132,7 +144,7 @@ describe('catchUpMessage: one message, the latest state of each item', () => {
   it.each<[string, RegExp]>([
     ['si', /[\u0D80-\u0DFF]/],
     ['ta', /[\u0B80-\u0BFF]/],
-  ])('is written in the subscriber\'s language (%s): its script in the title and the lines', (locale, script) => {
+  ])("is written in the subscriber's language (%s): its script in the title and the lines", (locale, script) => {
     const message = catchUpMessage(
       [held(1, '2026-11-26T19:40:00Z', rendered('a', 'x')), held(2, '2026-11-26T22:10:00Z', rendered('a', 'y'))],
       words('Asia/Colombo', locale),

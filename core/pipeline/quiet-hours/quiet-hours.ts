@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { wallClock } from '../../plugin-api/time-format.ts';
 import { NOTIFICATION_PRIORITIES, type RenderedNotification } from '../../plugin-api/feed-types.ts';
 import { formatClockTime } from '../../plugin-api/time-format.ts';
 import { singleLine } from '../../plugin-api/user-text.ts';
@@ -20,7 +21,8 @@ import type { Translate } from '../../plugin-api/messages.ts';
  *   `end`, the window ends at the jump (02:30 skipped from 02:00: it ends
  *   when the clock jumps to 03:00). In a repeated hour the clock shows the
  *   window's times twice, and both count.
- * - Urgent types (the feed's manifest `urgentEventTypes`) are never held.
+ * - Urgent deliveries (a type the feed marks urgent, an event that says
+ *   it is) are never held.
  * - The catch-up holds one line per source item (its sequence id), in the
  *   order the items first came: the latest state's title, with the time of
  *   its first and of its last change when there were several. Its priority
@@ -39,15 +41,10 @@ const minutesOf = (time: string) => {
   return hour * 60 + minute;
 };
 
-const partsFormat = new Map<string, Intl.DateTimeFormat>();
-function localParts(now: Date, timeZone: string): { date: string; minutes: number } {
-  let format = partsFormat.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    if (partsFormat.size < 500) partsFormat.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(now).map((part) => [part.type, part.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
+/** The local date and the minutes since its midnight, as the zone's wall clock shows them. */
+function localParts(now: Date | number, timeZone: string): { date: string; minutes: number } {
+  const clock = wallClock(now, timeZone);
+  return { date: clock.date, minutes: clock.hour * 60 + clock.minute };
 }
 
 /** The local date after `date` (`yyyy-mm-dd`). */
@@ -117,9 +114,9 @@ export function quietUntil(quiet: QuietHours | null | undefined, now: Date): Dat
   return until > now.getTime() ? new Date(until) : null;
 }
 
-/** Whether a delivery of this type is held now, and until when (null: it goes at once). */
-export function holdUntil(eventType: string, urgentTypes: ReadonlySet<string>, quiet: QuietHours | null | undefined, now: Date): Date | null {
-  if (urgentTypes.has(eventType)) return null;
+/** Whether a delivery is held now, and until when (null: it goes at once, as an urgent one always does). */
+export function holdUntil(urgent: boolean, quiet: QuietHours | null | undefined, now: Date): Date | null {
+  if (urgent) return null;
   return quietUntil(quiet, now);
 }
 
@@ -130,7 +127,6 @@ export interface HeldDelivery {
   readonly heldAt: Date;
   readonly rendered: RenderedNotification;
 }
-
 
 /** How a catch-up is written: core's messages in the subscriber's language, times in their zone. */
 export interface CatchUpWords {
@@ -158,7 +154,13 @@ export function catchUpMessage(held: readonly HeldDelivery[], words: CatchUpWord
     const first = changes[0].heldAt;
     const last = changes.at(-1)!.heldAt;
     const title = singleLine(latest.rendered.title);
-    lines.push(singleLine(changes.length === 1 ? t('catchUp.once', { title, time: clock(first) }) : t('catchUp.many', { title, count: changes.length, first: clock(first), last: clock(last) })));
+    lines.push(
+      singleLine(
+        changes.length === 1
+          ? t('catchUp.once', { title, time: clock(first) })
+          : t('catchUp.many', { title, count: changes.length, first: clock(first), last: clock(last) }),
+      ),
+    );
     priority = Math.max(priority, NOTIFICATION_PRIORITIES.indexOf(latest.rendered.priority));
   }
   return {

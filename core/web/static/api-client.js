@@ -23,7 +23,12 @@ export async function callApi(method, path, options = {}) {
   if (options.token !== undefined) headers['x-subscription-token'] = options.token;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: options.credentials ?? 'omit' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: options.credentials ?? 'omit',
+    });
   } catch {
     return { ok: false, failure: { status: 0, body: null, retryAfter: null } };
   }
@@ -50,7 +55,9 @@ export function explain(failure, action, timeZone = 'UTC', labels = {}) {
 }
 
 /** @returns {Promise<ApiResult>} */
-export const loadCatalog = () => callApi('GET', '/api/notification-feeds');
+/** The catalog of feeds, their filter fields' words in `language` (English when not given). @param {string} [language] */
+export const loadCatalog = (language) =>
+  callApi('GET', `/api/notification-feeds${language && language !== 'en' ? `?language=${encodeURIComponent(language)}` : ''}`);
 
 /** @returns {Promise<ApiResult>} */
 export const loadProviders = () => callApi('GET', '/api/notification-providers');

@@ -30,13 +30,19 @@ export async function subscribeBrowser(spec) {
   if (permission !== 'granted') {
     return { ok: false, message: 'Notifications are blocked for this site. Allow them in the browser’s site settings, then subscribe again.' };
   }
-  const key = await fetch(spec.publicKeyUrl).then((response) => (response.ok ? response.json() : null)).catch(() => null);
+  const key = await fetch(spec.publicKeyUrl)
+    .then((response) => (response.ok ? response.json() : null))
+    .catch(() => null);
   if (!key || typeof key.publicKey !== 'string') return { ok: false, message: 'Browser notifications are not set up on this service yet. Choose another way.' };
   try {
     const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key.publicKey });
     return { ok: true, subscription: subscription.toJSON() };
   } catch {
-    return { ok: false, message: 'The browser could not reach its push service (it needs the internet for that), so it cannot get notifications now. Try again later, or choose another way.' };
+    return {
+      ok: false,
+      message:
+        'The browser could not reach its push service (it needs the internet for that), so it cannot get notifications now. Try again later, or choose another way.',
+    };
   }
 }
 

@@ -4,6 +4,8 @@
 import { callApi } from './api-client.js';
 import { byId, el, say } from './dom.js';
 import { splitList } from './form-values.js';
+import { readFilterFields, renderFilterFields } from './filter-fields.js';
+import { aboutDuration, estimateWords } from './durations.js';
 
 const REFRESH_MS = 15_000;
 const alertRegion = byId('console-error');
@@ -34,10 +36,96 @@ function complain(answer) {
 }
 
 /** This browser's time, with its zone named (an operator on another continent reads which). @param {string | Date | null} at */
-const when = (at) => (at ? new Date(at).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }) : '—');
+const when = (at) =>
+  at
+    ? new Date(at).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
+    : '—';
 /** @type {Map<string, string>} */
 const feedNames = new Map();
 const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? id;
+/** What people call each channel (`Text message` for Sms), from the providers list. @type {Map<string, string>} */
+const channelNames = new Map();
+const channelName = (/** @type {string} */ provider) => channelNames.get(provider) ?? provider;
+
+/** @type {any} */
+let chart = null;
+/** One colour per channel, the same on every refresh. */
+const CHART_COLOURS = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490'];
+
+/**
+ * The per-minute chart (uPlot, served by this service): one line per channel, delivered per minute.
+ * @param {Array<{ provider: string, minute: string, delivered: number, failed: number }>} perMinute
+ */
+function drawChart(perMinute) {
+  const host = byId('lanes-chart');
+  const providers = [...new Set(perMinute.map((m) => m.provider))].sort();
+  // Every minute of the last hour, 0 where nothing went out (the service's minutes, ending at its latest or this browser's now).
+  const latest = Math.max(Math.floor(Date.now() / 60_000) * 60, ...perMinute.map((m) => Date.parse(m.minute) / 1000));
+  const minutes = Array.from({ length: 60 }, (_, index) => latest - (59 - index) * 60);
+  const series = providers.map((provider) =>
+    minutes.map((at) => perMinute.find((m) => m.provider === provider && Date.parse(m.minute) / 1000 === at)?.delivered ?? 0),
+  );
+  const total = perMinute.reduce((sum, m) => sum + m.delivered, 0);
+  byId('chart-summary').textContent =
+    perMinute.length === 0
+      ? 'Nothing was delivered in the last hour.'
+      : `${total.toLocaleString()} delivered in the last hour: ${providers
+          .map(
+            (p) =>
+              `${channelName(p)} ${perMinute
+                .filter((m) => m.provider === p)
+                .reduce((sum, m) => sum + m.delivered, 0)
+                .toLocaleString()}`,
+          )
+          .join(', ')}.`;
+  fillTable(
+    'minutes-table',
+    perMinute.map((m) => [when(m.minute), channelName(m.provider), m.delivered, m.failed]),
+    'Nothing in the last hour.',
+  );
+  // @ts-expect-error: uPlot is the library this page loads before its own script.
+  const UPlot = globalThis.uPlot;
+  if (!UPlot || perMinute.length === 0) {
+    chart?.destroy();
+    chart = null;
+    host.hidden = true;
+    return;
+  }
+  host.hidden = false;
+  // As wide as the section it sits in (the chart itself is not laid out before it is drawn).
+  const width = Math.max(240, host.parentElement?.clientWidth ?? host.clientWidth);
+  const data = [minutes, ...series];
+  if (chart && chart.series.length === providers.length + 1) {
+    chart.setData(data);
+    chart.setSize({ width, height: 220 });
+    return;
+  }
+  chart?.destroy();
+  chart = new UPlot(
+    {
+      width,
+      height: 220,
+      scales: { x: { time: true }, y: { range: (/** @type {any} */ _u, /** @type {number} */ _min, /** @type {number} */ max) => [0, Math.max(5, max)] } },
+      series: [
+        { label: 'Minute' },
+        ...providers.map((provider, index) => ({
+          label: channelName(provider),
+          stroke: CHART_COLOURS[index % CHART_COLOURS.length],
+          width: 2,
+          points: { show: false },
+        })),
+      ],
+      axes: [{}, { label: 'per minute' }],
+    },
+    data,
+    host,
+  );
+}
+
+window.addEventListener('resize', () => chart?.setSize({ width: Math.max(240, byId('lanes-chart').parentElement?.clientWidth ?? 600), height: 220 }));
+
+/** @param {number} seconds */
+const age = (seconds) => (seconds <= 0 ? '—' : aboutDuration(seconds).replace('about ', ''));
 
 /**
  * @param {string} id
@@ -65,25 +153,68 @@ function showSignIn(denied) {
 }
 
 async function refresh() {
-  const [overview, events, audit] = await Promise.all([call('GET', '/console/api/overview'), call('GET', '/console/api/events'), call('GET', '/console/api/audit')]);
+  const [overview, events, audit] = await Promise.all([
+    call('GET', '/console/api/overview'),
+    call('GET', '/console/api/events'),
+    call('GET', '/console/api/audit'),
+  ]);
   if (!overview.ok) return complain(overview);
-  const { feeds, backlog, lastDay, subscriptions } = overview.body;
+  const { feeds, lanes, perMinute, backlog, lastDay, subscriptions } = overview.body;
   for (const feed of feeds) feedNames.set(feed.id, feed.displayName);
-  fillTable('feeds-table', feeds.map((/** @type {any} */ feed) => [
-    feed.displayName,
-    when(feed.lastPollAt),
-    when(feed.lastChangeAt),
-    !feed.enabled ? 'Not polled' : feed.stale ? `Stale${feed.lastError ? `: ${feed.lastError.message}` : ''}` : feed.lastError && feed.consecutiveFailures > 0 ? `Failing: ${feed.lastError.message}` : 'Healthy',
-  ]), 'No feeds.');
-  fillTable('backlog-table', backlog.map((/** @type {any} */ row) => [row.provider, row.status, row.count]), 'Nothing is waiting.');
-  fillTable('day-table', lastDay.map((/** @type {any} */ row) => [row.status, row.count]), 'No deliveries in the last 24 hours.');
-  fillTable('subscriptions-table', subscriptions.map((/** @type {any} */ row) => [feedName(row.feedId), row.provider, row.count]), 'No active subscriptions.');
+  fillTable(
+    'lanes-table',
+    lanes.map((/** @type {any} */ lane) => [
+      channelName(lane.provider),
+      lane.waiting,
+      age(lane.oldestWaitingSeconds),
+      lane.ratePerSecond === null ? 'No limit' : `${lane.ratePerSecond.toLocaleString()} a second`,
+      lane.pausedUntil ? `Paused until ${when(lane.pausedUntil)}${lane.pausedBecause ? ` (${lane.pausedBecause})` : ''}` : 'Sending',
+    ]),
+    'No channels.',
+  );
+  drawChart(perMinute);
+  fillTable(
+    'feeds-table',
+    feeds.map((/** @type {any} */ feed) => [
+      feed.displayName,
+      when(feed.lastPollAt),
+      when(feed.lastChangeAt),
+      !feed.enabled
+        ? 'Not polled'
+        : feed.stale
+          ? `Stale${feed.lastError ? `: ${feed.lastError.message}` : ''}`
+          : feed.lastError && feed.consecutiveFailures > 0
+            ? `Failing: ${feed.lastError.message}`
+            : 'Healthy',
+    ]),
+    'No feeds.',
+  );
+  fillTable(
+    'backlog-table',
+    backlog.map((/** @type {any} */ row) => [row.provider, row.status, row.count]),
+    'Nothing is waiting.',
+  );
+  fillTable(
+    'day-table',
+    lastDay.map((/** @type {any} */ row) => [row.status, row.count]),
+    'No deliveries in the last 24 hours.',
+  );
+  fillTable(
+    'subscriptions-table',
+    subscriptions.map((/** @type {any} */ row) => [feedName(row.feedId), row.provider, row.count]),
+    'No active subscriptions.',
+  );
   byId('refreshed').textContent = `Refreshes itself every ${REFRESH_MS / 1000} s. Last: ${new Date().toLocaleTimeString()}.`;
   if (events.ok) {
     showEvents('held-list', events.body.held, true);
     showEvents('events-list', events.body.events, false);
   }
-  if (audit.ok) fillTable('audit-table', audit.body.entries.map((/** @type {any} */ entry) => [when(entry.at), entry.actor, describe(entry)]), 'Nothing yet.');
+  if (audit.ok)
+    fillTable(
+      'audit-table',
+      audit.body.entries.map((/** @type {any} */ entry) => [when(entry.at), entry.actor, describe(entry)]),
+      'Nothing yet.',
+    );
 }
 
 /** @param {{ status: string, decidedBy: string | null } | null} hold */
@@ -92,7 +223,10 @@ const holdWords = (hold) => (!hold ? '' : hold.status === 'held' ? ' (held: wait
 /** @param {any} entry */
 const describe = (entry) => {
   // An empty value (an announcement without feeders) says nothing: left out.
-  const detail = Object.entries(entry.detail ?? {}).filter(([, value]) => value !== '' && value !== null).map(([key, value]) => `${key} ${value}`).join(', ');
+  const detail = Object.entries(entry.detail ?? {})
+    .filter(([, value]) => value !== '' && value !== null)
+    .map(([key, value]) => `${key} ${value}`)
+    .join(', ');
   return detail ? `${entry.action} (${detail})` : entry.action;
 };
 
@@ -107,14 +241,22 @@ function showEvents(listId, events, held) {
       ? [el('li', { class: 'empty' }, held ? 'No event is held.' : 'No events yet.')]
       : events.map((event) => {
           const counts = held
-            ? `would reach at least ${event.hold.count.toLocaleString()} subscriptions`
+            ? `would reach at least ${event.hold.count.toLocaleString()} subscriptions${Object.keys(event.hold.byProvider ?? {}).length ? ` (${estimateWords(event.hold.byProvider, event.estimatedSeconds, channelName)})` : ''}`
             : `${event.matched} matched, ${event.delivered} delivered, ${event.failed} failed, ${event.waiting} waiting${holdWords(event.hold)}`;
           const actions = held
             ? [button(`Release #${event.id}`, () => decide(event.id, 'release')), button(`Discard #${event.id}`, () => decide(event.id, 'discard'), 'danger')]
             : event.failed > 0
               ? [button(`Requeue ${event.failed} failed`, () => decide(event.id, 'requeue'), 'secondary')]
               : [];
-          return el('li', {}, el('strong', {}, event.title || event.eventType), el('span', { class: 'hint' }, ` ${feedName(event.feedId)} · ${event.eventType} · ${when(event.createdAt)}`), el('br'), el('span', {}, counts), ...(actions.length ? [el('div', { class: 'actions' }, ...actions)] : []));
+          return el(
+            'li',
+            {},
+            el('strong', {}, event.title || event.eventType),
+            el('span', { class: 'hint' }, ` ${feedName(event.feedId)} · ${event.eventType} · ${when(event.createdAt)}`),
+            el('br'),
+            el('span', {}, counts),
+            ...(actions.length ? [el('div', { class: 'actions' }, ...actions)] : []),
+          );
         })),
   );
 }
@@ -138,7 +280,12 @@ async function decide(id, decision) {
   say(alertRegion, '');
   const answer = await call('POST', `/console/api/events/${id}/${decision}`);
   if (!answer.ok) return complain(answer);
-  say(statusRegion, decision === 'requeue' ? `Requeued ${answer.body.requeued} failed deliveries of event #${id}.` : `Event #${id} ${decision === 'release' ? 'released: its deliveries are going out' : 'discarded: it is never delivered'}.`);
+  say(
+    statusRegion,
+    decision === 'requeue'
+      ? `Requeued ${answer.body.requeued} failed deliveries of event #${id}.`
+      : `Event #${id} ${decision === 'release' ? 'released: its deliveries are going out' : 'discarded: it is never delivered'}.`,
+  );
   await refresh();
 }
 
@@ -147,14 +294,25 @@ const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (b
 /** @type {Record<string, unknown> | null} */
 let previewed = null;
 
+/** Each announcing feed's filter fields, in its own words (`Areas`, `Feeders`; a transit feed's `Routes`). @type {Map<string, import('./form-values.js').FilterField[]>} */
+const announcerFields = new Map();
+
+/** The chosen feed's fields, one input each (emptied: they are that feed's). */
+function showAnnouncerFields() {
+  const fields = announcerFields.get(field('feed').value) ?? [];
+  renderFilterFields(byId('announce-fields'), fields, {}, { prefix: 'announce-' });
+  byId('announce-about').hidden = fields.length === 0;
+}
+
 function announcement() {
-  return {
-    feedId: field('feed').value,
-    title: field('title').value,
-    message: field('message').value,
-    areas: splitList(field('areas').value),
-    feeders: splitList(field('feeders').value),
-  };
+  const feedId = field('feed').value;
+  const typed = readFilterFields(announcerFields.get(feedId) ?? [], 'announce-');
+  const fields = Object.fromEntries(
+    Object.entries(typed)
+      .map(([id, value]) => [id, splitList(value)])
+      .filter(([, values]) => values.length > 0),
+  );
+  return { feedId, title: field('title').value, message: field('message').value, fields };
 }
 
 async function preview(/** @type {SubmitEvent} */ event) {
@@ -164,8 +322,9 @@ async function preview(/** @type {SubmitEvent} */ event) {
   const answer = await call('POST', '/console/api/announcements/preview', body);
   if (!answer.ok) return complain(answer);
   previewed = body;
-  const parts = Object.entries(answer.body.byProvider).map(([provider, count]) => `${provider} ${Number(count).toLocaleString()}`);
-  byId('preview-words').textContent = `Will notify ${answer.body.subscriptions.toLocaleString()} subscription${answer.body.subscriptions === 1 ? '' : 's'}${parts.length ? ` (${parts.join(', ')})` : ''}. Nothing is sent until you confirm.`;
+  const parts = estimateWords(answer.body.byProvider, answer.body.estimatedSeconds, channelName);
+  byId('preview-words').textContent =
+    `Will notify ${answer.body.subscriptions.toLocaleString()} subscription${answer.body.subscriptions === 1 ? '' : 's'}${parts ? ` (${parts})` : ''}. Nothing is sent until you confirm.`;
   announceForm.hidden = true;
   byId('preview').hidden = false;
   byId('confirm-button').focus();
@@ -218,14 +377,21 @@ async function start() {
   byId('loading').hidden = true;
   byId('sign-in').hidden = true;
   byId('signed-in').hidden = false;
+  const providers = await call('GET', '/api/notification-providers');
+  if (providers.ok) for (const provider of providers.body) channelNames.set(provider.provider, provider.displayName);
   const announcers = await call('GET', '/console/api/announcers');
   if (announcers.ok) {
-    field('feed').replaceChildren(...announcers.body.map((/** @type {{ id: string, displayName: string }} */ feed) => el('option', { value: feed.id }, feed.displayName)));
+    for (const feed of announcers.body) announcerFields.set(feed.id, feed.filterFields);
+    field('feed').replaceChildren(
+      ...announcers.body.map((/** @type {{ id: string, displayName: string }} */ feed) => el('option', { value: feed.id }, feed.displayName)),
+    );
+    showAnnouncerFields();
   }
   await refresh();
   setInterval(() => void refresh(), REFRESH_MS);
 }
 
+field('feed').addEventListener('change', showAnnouncerFields);
 byId('token-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = /** @type {HTMLInputElement} */ (byId('admin-token'));

@@ -12,6 +12,7 @@ const FIELDS = [
   { path: 'body/delivery/destination', field: 'destination', label: 'Destination' },
   { path: 'body/delivery/provider', field: 'provider', label: 'Deliver by' },
   { path: 'body/filter/locationKeywords', field: 'areas', label: 'Areas' },
+  { path: 'body/filter/places', field: 'where', label: 'Where?' },
   { path: 'body/filter/feeders', field: 'feeders', label: 'Feeders' },
   { path: 'body/filter/keywords', field: 'keywords', label: 'Keywords' },
   { path: 'body/filter/eventTypes', field: 'eventTypes', label: 'Notify me about' },
@@ -22,7 +23,10 @@ const FIELDS = [
 /** The API's reasons → plain words; `list` is true when the message is about one entry of a list. */
 const REASONS = [
   { match: /must be an email address/, words: () => 'this is not an email address we can send to. Check it for typos.' },
-  { match: /must NOT have more than (\d+) characters/, words: (/** @type {string[]} */ m, /** @type {boolean} */ list) => `${list ? 'each entry can have' : 'it can have'} at most ${m[1]} characters.` },
+  {
+    match: /must NOT have more than (\d+) characters/,
+    words: (/** @type {string[]} */ m, /** @type {boolean} */ list) => `${list ? 'each entry can have' : 'it can have'} at most ${m[1]} characters.`,
+  },
   { match: /must NOT have more than (\d+) items/, words: (/** @type {string[]} */ m) => `at most ${m[1]} entries, please.` },
   { match: /must NOT have fewer than 1 characters|must not be blank|must not be empty/, words: () => 'this must not be empty.' },
   { match: /is not available/, words: () => 'this service does not offer this way of delivery.' },
@@ -85,8 +89,10 @@ export function limitWords(message, when) {
   if (/MaxVerificationsPerAddressPerDay/.test(message)) {
     return `This address has had all its confirmation messages for today. You can try again ${when}.`;
   }
-  if (/MaxPerIpPerDay/.test(message)) return `As many subscriptions as may be made from one connection in a day have been made from yours. Please try again ${when}.`;
-  if (/MaxSubscriptionsPerUser/.test(message)) return 'Your account has all the subscriptions it may have. Delete one you no longer need from its manage page to make another.';
+  if (/MaxPerIpPerDay/.test(message))
+    return `As many subscriptions as may be made from one connection in a day have been made from yours. Please try again ${when}.`;
+  if (/MaxSubscriptionsPerUser/.test(message))
+    return 'Your account has all the subscriptions it may have. Delete one you no longer need from its manage page to make another.';
   return `You have reached the limit of subscriptions from one connection. Delete one you no longer need from its manage page, or try again ${when}.`;
 }
 
@@ -106,7 +112,9 @@ function messageOf(body) {
  * @returns {Explanation}
  */
 export function explainBadInput(message, labels = {}) {
-  const known = FIELDS.find((entry) => message.startsWith(entry.path));
+  // A feed's own filter field: its input is field-<id>, its label the feed's.
+  const own = /^body\/filter\/fields\/([A-Za-z0-9]+)/.exec(message);
+  const known = own ? { path: own[0], field: `field-${own[1]}`, label: own[1] } : FIELDS.find((entry) => message.startsWith(entry.path));
   if (!known) return { text: `Please check your entries: ${message || 'the service did not accept them.'}`, field: null };
   const rest = message.slice(known.path.length);
   const list = /^\/\d+/.test(rest);
@@ -141,7 +149,10 @@ export function explainFailure(failure, action, now, formatTime, labels = {}) {
     if (status === 400) return explainBadInput(message, labels);
     if (status === 413) return plain('That is too much text. Please shorten your lists and try again.');
     if (status === 401) return plain('You are signed in with a token the service does not accept. Reload the page and try again.');
-    if (status === 403) return plain('This page came from a manage link that no longer manages any alert, so nothing can join it. Open the subscribe page without it (/subscribe) to start anew.');
+    if (status === 403)
+      return plain(
+        'This page came from a manage link that no longer manages any alert, so nothing can join it. Open the subscribe page without it (/subscribe) to start anew.',
+      );
     return plain(`The subscription could not be made (the service answered ${status}). Please try again.`);
   }
   if (action === 'edit' && status === 400) return explainBadInput(message, labels);

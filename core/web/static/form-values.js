@@ -3,15 +3,17 @@
 
 /**
  * @typedef {{ type: string, label: string, hint: string }} EventTypeDetail
- * @typedef {{ id: string, displayName: string, eventTypes: string[], filterableFields: string[],
- *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean }} Feed
+ * @typedef {{ id: string, property: string, label: string, hint: string, example: string, match: string }} FilterField
+ * @typedef {{ id: string, displayName: string, eventTypes: string[], filterFields: FilterField[],
+ *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean, hasMap?: boolean }} Feed
  * @typedef {{ label: string, hint: string, types: string[] }} EventTypeChoice
  * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string,
  *   browserSubscription?: { publicKeyUrl: string, serviceWorkerUrl: string } }} DestinationSpec
  * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
  *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string | null,
  *   shownOnce?: Array<{ field: string, description: string }> }} Provider
- * @typedef {{ feedId: string, areas: string, feeders: string, keywords: string, eventTypes: string[], provider: string, destination: string, name: string, language?: string }} FormInput
+ * @typedef {{ name?: string, lat: number, lon: number, radiusMeters?: number }} Place
+ * @typedef {{ feedId: string, fields: Record<string, string>, eventTypes: string[], provider: string, destination: string, name: string, language?: string, places?: Place[] }} FormInput
  */
 
 /** The longest name the API takes. */
@@ -40,7 +42,11 @@ export function splitList(text) {
  * @returns {string}
  */
 export function eventTypeWords(eventType) {
-  const words = eventType.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').split(/[\s_-]+/).filter(Boolean);
+  const words = eventType
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean);
   return words.map((word, index) => (index === 0 ? word : /^[A-Z]+$/.test(word) && word.length > 1 ? word : word.toLowerCase())).join(' ');
 }
 
@@ -83,18 +89,24 @@ export function eventTypeLabel(feed, type) {
 }
 
 /**
- * The name used when the person gives none: the feed and the filter, at most 100 characters.
+ * The name used when the person gives none: the feed, then what the filter narrows it to (its places' names, each field's
+ * values), at most 100 characters: `Power outages: Home · Kandy · F12`. In no one's words but the feed's and the person's.
  * @param {string} feedName
- * @param {string[]} areas
- * @param {string[]} feeders
+ * @param {string[][]} values each filter field's values, in the feed's order
+ * @param {Place[]} [places]
  * @returns {string}
  */
-export function derivedName(feedName, areas, feeders) {
-  let name = feedName;
-  if (areas.length > 0) name += ` in ${areas.join(', ')}`;
-  if (feeders.length > 0) name += `${areas.length > 0 ? ',' : ''} on feeder${feeders.length > 1 ? 's' : ''} ${feeders.join(', ')}`;
+export function derivedName(feedName, values, places = []) {
+  const named = places.flatMap((place) => (place.name ? [place.name] : []));
+  const parts = [...(named.length > 0 ? [named.join(', ')] : []), ...values.filter((list) => list.length > 0).map((list) => list.join(', '))];
+  const name = parts.length > 0 ? `${feedName}: ${parts.join(' · ')}` : feedName;
   const chars = [...name];
-  return chars.length <= MAX_NAME_LENGTH ? name : `${chars.slice(0, MAX_NAME_LENGTH - 1).join('').trimEnd()}…`;
+  return chars.length <= MAX_NAME_LENGTH
+    ? name
+    : `${chars
+        .slice(0, MAX_NAME_LENGTH - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /**
@@ -116,24 +128,42 @@ export function createRequest(feed, input, destinationRequired) {
 }
 
 /**
- * The body of PATCH /api/notification-subscriptions/{publicId} (the manage page's "Change"): the name and
- * the whole filter, built as a create builds them (only what the feed can filter by; no type ticked: all).
+ * The filter fields' values as a filter: each field's list under its property (`feeders`, or `fields.route` for a feed's own),
+ * empty ones left out.
  * @param {Feed} feed
- * @param {Pick<FormInput, 'areas' | 'feeders' | 'keywords' | 'eventTypes' | 'name'>} input
+ * @param {Record<string, string>} typed what is typed in each field, by field id
+ * @returns {{ filter: Record<string, unknown>, values: string[][] }}
+ */
+export function filterOfFields(feed, typed) {
+  /** @type {Record<string, unknown>} */
+  const filter = {};
+  /** @type {Record<string, string[]>} */
+  const own = {};
+  const values = (feed.filterFields ?? []).map((field) => {
+    const list = splitList(typed[field.id] ?? '');
+    if (list.length > 0) {
+      if (field.property === field.id) filter[field.id] = list;
+      else own[field.id] = list;
+    }
+    return list;
+  });
+  if (Object.keys(own).length > 0) filter.fields = own;
+  return { filter, values };
+}
+
+/**
+ * The body of PATCH /api/notification-subscriptions/{publicId} (the manage page's "Change"): the name and
+ * the whole filter, built as a create builds them (only the fields the feed declares; no type ticked: all).
+ * @param {Feed} feed
+ * @param {Pick<FormInput, 'fields' | 'eventTypes' | 'name' | 'places'>} input
  */
 export function updateRequest(feed, input) {
-  const can = (/** @type {string} */ field) => feed.filterableFields.includes(field);
-  const areas = can('Area') ? splitList(input.areas) : [];
-  const feeders = can('Feeder') ? splitList(input.feeders) : [];
-  const keywords = can('Keywords') ? splitList(input.keywords) : [];
-  /** @type {Record<string, string[]>} */
-  const filter = {};
-  if (areas.length > 0) filter.locationKeywords = areas;
-  if (feeders.length > 0) filter.feeders = feeders;
-  if (keywords.length > 0) filter.keywords = keywords;
+  const { filter, values } = filterOfFields(feed, input.fields);
+  // Places only where the feed gives its items' shapes.
+  const places = feed.hasMap ? (input.places ?? []) : [];
   const eventTypes = typesOfChoices(input.eventTypes).filter((type) => feed.eventTypes.includes(type));
-  if (eventTypes.length > 0) filter.eventTypes = eventTypes;
-  return { displayName: input.name.trim() || derivedName(feed.displayName, areas, feeders), filter };
+  const ordered = { ...(places.length > 0 ? { places } : {}), ...filter, ...(eventTypes.length > 0 ? { eventTypes } : {}) };
+  return { displayName: input.name.trim() || derivedName(feed.displayName, values, places), filter: ordered };
 }
 
 /**

@@ -11,7 +11,10 @@ import { el } from './dom.js';
  */
 async function loadQrCode(image, publicId, token) {
   try {
-    const response = await fetch(`/web/subscriptions/${encodeURIComponent(publicId)}/qr.svg`, { headers: { 'x-subscription-token': token }, credentials: 'omit' });
+    const response = await fetch(`/web/subscriptions/${encodeURIComponent(publicId)}/qr.svg`, {
+      headers: { 'x-subscription-token': token },
+      credentials: 'omit',
+    });
     if (!response.ok) throw new Error(String(response.status));
     image.src = URL.createObjectURL(await response.blob());
   } catch {
@@ -30,7 +33,11 @@ export function linkSetup({ publicId, subscribeUrl, subscribeSteps, token }, lin
     return el(
       'div',
       { class: 'link-setup' },
-      el('p', {}, 'There is no subscribe link yet: this way of delivery is not fully set up on the service. Your subscription is saved: once the service’s operator finishes, this page shows the link.'),
+      el(
+        'p',
+        {},
+        'There is no subscribe link yet: this way of delivery is not fully set up on the service. Your subscription is saved: once the service’s operator finishes, this page shows the link.',
+      ),
     );
   }
   const image = /** @type {HTMLImageElement} */ (el('img', { class: 'qr', alt: 'QR code of the subscribe link', width: '200', height: '200' }));

@@ -3,18 +3,23 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { installLanguageSwitch } from './page-words.js';
+import { currentPageLanguage, installLanguageSwitch } from './page-words.js';
+import { readFilterFields, renderFilterFields } from './filter-fields.js';
 import { deliveredBy, eventTypeChoices, eventTypeLabel, preferencesChange, quietHoursWords, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 import { forgetBrowser } from './browser-push.js';
+import { createMap, drawPlace, frame, mapsAvailable } from './map-view.js';
+import { createPlacePicker, loadMapSettings } from './place-picker.js';
+import { pageWord } from './page-words.js';
+import { placeWords } from './places.js';
 
 /**
  * @typedef {import('./form-values.js').Feed} Feed
  * @typedef {import('./form-values.js').Provider} Provider
  * @typedef {{ publicId: string, displayName: string, feedId: string, isActive: boolean, subscribeUrl: string | null, subscribeSteps: string[], createdAt: string,
- *   filter: { feeders?: string[], locationKeywords?: string[], keywords?: string[], eventTypes?: string[] },
+ *   filter: { feeders?: string[], locationKeywords?: string[], keywords?: string[], fields?: Record<string, string[]>, eventTypes?: string[], places?: import('./places.js').Place[] },
  *   preferences?: import('./form-values.js').Preferences,
  *   delivery: { provider: string, destination: string } }} Subscription
  */
@@ -42,6 +47,9 @@ const timeZone = () => feedOfSubscription?.timeZone ?? 'UTC';
  * @param {string} value
  */
 const detail = (term, value) => [el('dt', {}, term), el('dd', {}, value)];
+/** A filter's values of one field: under its own property (`feeders`) or `fields.<id>`. @param {Subscription['filter']} filter @param {import('./form-values.js').FilterField} field */
+const valuesOf = (filter, field) =>
+  field.property === field.id ? /** @type {Record<string, string[] | undefined>} */ (/** @type {unknown} */ (filter))[field.id] : filter.fields?.[field.id];
 const listOrAny = (/** @type {string[] | undefined} */ list, /** @type {string} */ any) => (list && list.length > 0 ? list.join(', ') : any);
 
 /**
@@ -52,13 +60,20 @@ const listOrAny = (/** @type {string[] | undefined} */ list, /** @type {string} 
 function showSubscription(shown, feed, provider) {
   const { filter, delivery } = shown;
   byId('details-heading').textContent = shown.displayName;
-  const status = shown.isActive ? 'Active' : provider?.confirmation ? `Waiting for you to confirm it: follow the link we sent to ${delivery.destination}` : 'Stopped';
+  const status = shown.isActive
+    ? 'Active'
+    : provider?.confirmation
+      ? `Waiting for you to confirm it: follow the link we sent to ${delivery.destination}`
+      : 'Stopped';
   byId('details').replaceChildren(
     ...detail('Feed', feed?.displayName ?? shown.feedId),
-    ...detail('Areas', listOrAny(filter.locationKeywords, 'Any')),
-    ...detail('Feeders', listOrAny(filter.feeders, 'Any')),
-    ...(filter.keywords?.length ? detail('Keywords', filter.keywords.join(', ')) : []),
-    ...detail('Notify me about', filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends'),
+    ...(filter.places?.length ? detail(pageWord('page.where.places', 'Places'), filter.places.map((place) => placeWords(place, pageWord)).join('; ')) : []),
+    // Each filter field by the feed's label: what it is narrowed to, or Any.
+    ...(feed?.filterFields ?? []).flatMap((field) => detail(field.label, listOrAny(valuesOf(filter, field), 'Any'))),
+    ...detail(
+      'Notify me about',
+      filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends',
+    ),
     ...detail('Delivered by', deliveredBy(provider, delivery)),
     ...detail('Language', languageName(shown.preferences?.language)),
     ...detail('Quiet hours', quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC')),
@@ -67,11 +82,41 @@ function showSubscription(shown, feed, provider) {
   );
   // A destination the service made (a push topic) comes with a subscribe link to take to the phone.
   if (provider && !provider.destination.required) {
-    byId('link-setup').replaceChildren(linkSetup({ publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, subscribeSteps: shown.subscribeSteps, token }, provider.subscribeLinkLabel ?? 'Open the subscribe link'));
+    byId('link-setup').replaceChildren(
+      linkSetup(
+        { publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, subscribeSteps: shown.subscribeSteps, token },
+        provider.subscribeLinkLabel ?? 'Open the subscribe link',
+      ),
+    );
   }
   showCalendarLinks(byId('calendar-links'), { publicId: shown.publicId, token, hasCalendar: feed?.hasCalendar === true });
   byId('subscription').hidden = false;
+  void showPlaces(filter.places ?? []);
 }
+
+/** @type {any} */
+let placesMap = null;
+/** @type {any[]} */
+let placeLayers = [];
+/** Each place of the subscription on a small map (the details list them in words). @param {import('./places.js').Place[]} places */
+async function showPlaces(places) {
+  const host = byId('places-map');
+  host.hidden = places.length === 0 || !mapsAvailable();
+  if (host.hidden) return;
+  const settings = await loadMapSettings();
+  if (!settings) return void (host.hidden = true);
+  placesMap ??= createMap(host, settings);
+  placesMap.invalidateSize();
+  for (const layer of placeLayers) layer.remove();
+  placeLayers = places.map((place) => drawPlace(placesMap, place));
+  frame(
+    placesMap,
+    placeLayers.flatMap((group) => group.getLayers()),
+  );
+}
+
+/** "Where?" of the Change form, made when it first opens. @type {ReturnType<typeof createPlacePicker> | null} */
+let editPicker = null;
 
 /** @param {boolean} busy */
 function setBusy(busy) {
@@ -96,7 +141,10 @@ async function showAllAlerts(feeds, providers) {
       const provider = providers.find((candidate) => candidate.provider === entry.delivery.provider);
       const where = entry.filter.locationKeywords?.length ? entry.filter.locationKeywords.join(', ') : 'every area';
       const text = `${feed?.displayName ?? entry.feedId}, ${where}, by ${deliveredBy(provider, entry.delivery)}${entry.isActive ? '' : ' (not active)'}`;
-      const name = entry.publicId === publicId ? el('strong', { 'aria-current': 'page' }, entry.displayName) : el('a', { href: `/manage/${encodeURIComponent(entry.publicId)}#token=${encodeURIComponent(token)}` }, entry.displayName);
+      const name =
+        entry.publicId === publicId
+          ? el('strong', { 'aria-current': 'page' }, entry.displayName)
+          : el('a', { href: `/manage/${encodeURIComponent(entry.publicId)}#token=${encodeURIComponent(token)}` }, entry.displayName);
       return el('li', {}, name, el('span', { class: 'hint' }, ` ${text}`));
     }),
   );
@@ -113,17 +161,19 @@ async function load() {
     return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);
   }
   if (publicId === '') {
-    const [catalog, installed] = await Promise.all([loadCatalog(), loadProviders()]);
+    const [catalog, installed] = await Promise.all([loadCatalog(currentPageLanguage()), loadProviders()]);
     byId('loading').hidden = true;
     return showAllAlerts(/** @type {Feed[]} */ (catalog.ok ? catalog.body : []), /** @type {Provider[]} */ (installed.ok ? installed.body : []));
   }
-  const [answer, catalog, installed] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog(), loadProviders()]);
+  const [answer, catalog, installed] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog(currentPageLanguage()), loadProviders()]);
   byId('loading').hidden = true;
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'view').text);
   subscription = answer.body;
   const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
   feedOfSubscription = feeds.find((feed) => feed.id === answer.body.feedId);
-  providerOfSubscription = /** @type {Provider[]} */ (installed.ok ? installed.body : []).find((provider) => provider.provider === answer.body.delivery.provider);
+  providerOfSubscription = /** @type {Provider[]} */ (installed.ok ? installed.body : []).find(
+    (provider) => provider.provider === answer.body.delivery.provider,
+  );
   showSubscription(answer.body, feedOfSubscription, providerOfSubscription);
   await showAllAlerts(feeds, /** @type {Provider[]} */ (installed.ok ? installed.body : []));
 }
@@ -225,15 +275,21 @@ function openEdit() {
   clearMessages();
   const { filter } = subscription;
   editInput('name').value = subscription.displayName;
-  editInput('areas').value = (filter.locationKeywords ?? []).join(', ');
-  editInput('feeders').value = (filter.feeders ?? []).join(', ');
-  editInput('keywords').value = (filter.keywords ?? []).join(', ');
-  byId('edit-areas-field').hidden = !feed.filterableFields.includes('Area');
-  byId('edit-feeders-field').hidden = !feed.filterableFields.includes('Feeder');
-  byId('edit-keywords-field').hidden = !feed.filterableFields.includes('Keywords');
+  renderFilterFields(
+    byId('edit-filter-fields'),
+    feed.filterFields,
+    Object.fromEntries(feed.filterFields.map((field) => [field.id, (valuesOf(filter, field) ?? []).join(', ')])),
+    { prefix: 'edit-' },
+  );
   const language = /** @type {HTMLSelectElement} */ (byId('edit-language'));
   language.replaceChildren(
-    ...locales.map((locale) => el('option', { value: locale.code, lang: locale.code, ...(locale.code === (subscription?.preferences?.language ?? 'en') ? { selected: '' } : {}) }, locale.name)),
+    ...locales.map((locale) =>
+      el(
+        'option',
+        { value: locale.code, lang: locale.code, ...(locale.code === (subscription?.preferences?.language ?? 'en') ? { selected: '' } : {}) },
+        locale.name,
+      ),
+    ),
   );
   const quiet = subscription.preferences?.quietHours;
   editInput('quiet-on').checked = quiet !== undefined;
@@ -241,12 +297,31 @@ function openEdit() {
     editInput('quiet-start').value = quiet.start;
     editInput('quiet-end').value = quiet.end;
   }
+  const where = byId('edit-where');
+  where.hidden = !feed.hasMap;
+  if (feed.hasMap) {
+    void loadMapSettings().then((settings) => {
+      if (!settings) return void (where.hidden = true);
+      editPicker ??= createPlacePicker(where, 'edit-where', settings);
+      editPicker.setPlaces(filter.places ?? []);
+      editPicker.refresh();
+    });
+  }
   const ticked = new Set(filter.eventTypes ?? []);
   byId('edit-type-boxes').replaceChildren(
     ...eventTypeChoices(feed).map((choice, index) =>
-      el('div', { class: 'choice' },
-        el('input', { type: 'checkbox', id: `edit-type-${index}`, name: 'eventTypes', value: choice.types.join(','), ...(choice.types.some((type) => ticked.has(type)) ? { checked: '' } : {}) }),
-        el('label', { for: `edit-type-${index}` }, choice.label)),
+      el(
+        'div',
+        { class: 'choice' },
+        el('input', {
+          type: 'checkbox',
+          id: `edit-type-${index}`,
+          name: 'eventTypes',
+          value: choice.types.join(','),
+          ...(choice.types.some((type) => ticked.has(type)) ? { checked: '' } : {}),
+        }),
+        el('label', { for: `edit-type-${index}` }, choice.label),
+      ),
     ),
   );
   byId('actions').hidden = true;
@@ -268,8 +343,18 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
   const eventTypes = /** @type {HTMLInputElement[]} */ ([...editForm.querySelectorAll('input[name="eventTypes"]:checked')]).map((box) => box.value);
   const quiet = { on: editInput('quiet-on').checked, start: editInput('quiet-start').value, end: editInput('quiet-end').value };
   const body = {
-    ...updateRequest(feed, { name: editInput('name').value, areas: editInput('areas').value, feeders: editInput('feeders').value, keywords: editInput('keywords').value, eventTypes }),
-    preferences: preferencesChange(subscription?.preferences, quiet, Intl.DateTimeFormat().resolvedOptions().timeZone, /** @type {HTMLSelectElement} */ (byId('edit-language')).value || undefined),
+    ...updateRequest(feed, {
+      name: editInput('name').value,
+      fields: readFilterFields(feed.filterFields, 'edit-'),
+      eventTypes,
+      places: editPicker && !byId('edit-where').hidden ? editPicker.places() : (subscription?.filter.places ?? []),
+    }),
+    preferences: preferencesChange(
+      subscription?.preferences,
+      quiet,
+      Intl.DateTimeFormat().resolvedOptions().timeZone,
+      /** @type {HTMLSelectElement} */ (byId('edit-language')).value || undefined,
+    ),
   };
   const save = /** @type {HTMLButtonElement} */ (byId('edit-save'));
   save.disabled = true;

@@ -10,6 +10,15 @@ const STORED = 'np-page-language';
 const original = new WeakMap();
 /** @type {string} */
 let current = 'en';
+/** @type {Record<string, string> | null} */
+let currentWords = null;
+
+/**
+ * A word of the pages in the reader's language (core's messages `page.*`), or the English given.
+ * @param {string} key
+ * @param {string} english
+ */
+export const pageWord = (key, english) => currentWords?.[key] ?? english;
 
 /** The language the page is in now (the alerts' language starts from it). */
 export const currentPageLanguage = () => current;
@@ -24,14 +33,25 @@ async function apply(code) {
     words = await response.json();
   }
   for (const element of document.querySelectorAll('[data-i18n]')) {
-    if (!original.has(element)) original.set(element, [...element.childNodes].map((node) => node.cloneNode(true)));
+    if (!original.has(element))
+      original.set(
+        element,
+        [...element.childNodes].map((node) => node.cloneNode(true)),
+      );
     const text = words?.[element.getAttribute('data-i18n') ?? ''];
     if (text) element.textContent = text;
     else element.replaceChildren(...(original.get(element) ?? []).map((node) => node.cloneNode(true)));
   }
   document.documentElement.lang = code;
   current = code;
+  currentWords = words;
+  for (const listener of listeners) listener(code);
 }
+
+/** @type {Array<(code: string) => void>} */
+const listeners = [];
+/** Calls `listener` each time the page's language changes (what a page writes itself, it writes again). @param {(code: string) => void} listener */
+export const onLanguageChange = (listener) => void listeners.push(listener);
 
 /**
  * Fills the page's language switch from GET /api/locales, puts the page in the reader's language, and
@@ -42,15 +62,22 @@ export async function installLanguageSwitch(select) {
   const answer = await loadLocales();
   if (!answer.ok) return;
   const { locales, default: fallback } = /** @type {{ locales: Array<{ code: string, name: string }>, default: string }} */ (answer.body);
-  const chosen = pageLanguage(localStorage.getItem(STORED), navigator.languages ?? [], locales.map((locale) => locale.code), fallback);
-  select.replaceChildren(...locales.map((locale) => {
-    const option = document.createElement('option');
-    option.value = locale.code;
-    option.lang = locale.code;
-    option.textContent = locale.name;
-    option.selected = locale.code === chosen;
-    return option;
-  }));
+  const chosen = pageLanguage(
+    localStorage.getItem(STORED),
+    navigator.languages ?? [],
+    locales.map((locale) => locale.code),
+    fallback,
+  );
+  select.replaceChildren(
+    ...locales.map((locale) => {
+      const option = document.createElement('option');
+      option.value = locale.code;
+      option.lang = locale.code;
+      option.textContent = locale.name;
+      option.selected = locale.code === chosen;
+      return option;
+    }),
+  );
   select.addEventListener('change', () => {
     localStorage.setItem(STORED, select.value);
     void apply(select.value);

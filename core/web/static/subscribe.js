@@ -2,11 +2,13 @@
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { currentPageLanguage, installLanguageSwitch } from './page-words.js';
-import { createRequest, derivedName, eventTypeChoices, pickLanguage, splitList, withDestination } from './form-values.js';
+import { currentPageLanguage, installLanguageSwitch, onLanguageChange } from './page-words.js';
+import { createRequest, derivedName, eventTypeChoices, filterOfFields, pickLanguage, withDestination } from './form-values.js';
+import { inputIdOf, readFilterFields, renderFilterFields } from './filter-fields.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 import { subscribeBrowser } from './browser-push.js';
+import { createPlacePicker, loadMapSettings } from './place-picker.js';
 
 /** @typedef {import('./form-values.js').Feed} Feed */
 /** @typedef {import('./form-values.js').Provider} Provider */
@@ -22,33 +24,51 @@ const providerRadios = () => /** @type {HTMLInputElement[]} */ ([...form.querySe
 let feeds = [];
 /** @type {Provider[]} */
 let providers = [];
+/** "Where?": made the first time a feed with shapes is chosen. @type {ReturnType<typeof createPlacePicker> | null} */
+let picker = null;
 
 const selectedFeed = () => feeds.find((feed) => feed.id === feedSelect.value);
 /** @returns {Provider | undefined} */
 const selectedProvider = () => providers.find((provider) => provider.provider === providerRadios().find((radio) => radio.checked)?.value);
 
-/** Form fields by the names error-words.js uses. */
+/** Form fields by the names error-words.js uses (a feed's own field `field-<id>` is its input's id already). */
 const FIELD_IDS = /** @type {Record<string, string>} */ ({
-  destination: 'destination', areas: 'areas', feeders: 'feeders', keywords: 'keywords', name: 'name', feed: 'feed',
+  destination: 'destination',
+  areas: 'areas',
+  feeders: 'feeders',
+  keywords: 'keywords',
+  name: 'name',
+  feed: 'feed',
+  where: 'where-radius',
 });
+const fieldInputOf = (/** @type {string} */ field) => FIELD_IDS[field] ?? (field.startsWith('field-') ? field : undefined);
 
 /** The destination field's label, where it is not the usual one (error messages name the field by it). */
-const fieldLabels = () => ({ destination: selectedProvider()?.destination.label ?? 'Destination' });
+const fieldLabels = () => ({
+  destination: selectedProvider()?.destination.label ?? 'Destination',
+  // The feed's filter fields by its own labels.
+  ...Object.fromEntries((selectedFeed()?.filterFields ?? []).map((field) => [inputIdOf(field.id), field.label])),
+});
 
 function updateNameHint() {
   const feed = selectedFeed();
   if (!feed) return;
-  const can = (/** @type {string} */ field) => feed.filterableFields.includes(field);
-  input('name').placeholder = derivedName(feed.displayName, can('Area') ? splitList(input('areas').value) : [], can('Feeder') ? splitList(input('feeders').value) : []);
+  input('name').placeholder = derivedName(feed.displayName, filterOfFields(feed, readFilterFields(feed.filterFields)).values);
+}
+
+/** The chosen feed's filter fields, what was typed in them kept (a feed chosen again, the page in another language). */
+function showFilterFields() {
+  const feed = selectedFeed();
+  if (!feed) return;
+  const typed = Object.fromEntries(feeds.flatMap((each) => Object.entries(readFilterFields(each.filterFields))));
+  renderFilterFields(byId('filter-fields'), feed.filterFields, typed, { onInput: updateNameHint });
 }
 
 /** Shows the filters and event types the chosen feed offers. */
 function showFeed() {
   const feed = selectedFeed();
   if (!feed) return;
-  byId('areas-field').hidden = !feed.filterableFields.includes('Area');
-  byId('feeders-field').hidden = !feed.filterableFields.includes('Feeder');
-  byId('keywords-field').hidden = !feed.filterableFields.includes('Keywords');
+  showFilterFields();
   const choices = byId('event-type-choices');
   choices.replaceChildren(
     ...eventTypeChoices(feed).map(({ label, hint, types }) => {
@@ -64,7 +84,21 @@ function showFeed() {
     }),
   );
   byId('event-types').hidden = feed.eventTypes.length === 0;
+  void showWhere(feed);
   updateNameHint();
+}
+
+/** "Where?" for a feed that gives its items' shapes (its outages on a map): places to be alerted about. @param {Feed} feed */
+async function showWhere(feed) {
+  const where = byId('where-field');
+  where.hidden = !feed.hasMap;
+  if (!feed.hasMap) return;
+  if (!picker) {
+    const settings = await loadMapSettings();
+    if (!settings) return void (where.hidden = true);
+    picker = createPlacePicker(where, 'where', settings);
+  }
+  picker.refresh();
 }
 
 /** Shows the destination field the chosen provider asks for (an email address), or none when it makes its own. */
@@ -115,7 +149,7 @@ async function fillProviders() {
 }
 
 async function fillFeeds() {
-  const answer = await loadCatalog();
+  const answer = await loadCatalog(currentPageLanguage());
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'catalog').text);
   feeds = answer.body;
   feedSelect.replaceChildren(...feeds.map((feed) => el('option', { value: feed.id }, feed.displayName)));
@@ -130,7 +164,12 @@ async function fillFeeds() {
  */
 function markInvalid(field) {
   const firstOf = (/** @type {string} */ name) => form.querySelector(`input[name="${name}"]:not([disabled])`);
-  const target = field === 'eventTypes' || field === 'provider' ? firstOf(field) : field && FIELD_IDS[field] ? byId(FIELD_IDS[field]) : null;
+  const target =
+    field === 'eventTypes' || field === 'provider'
+      ? firstOf(field)
+      : field && fieldInputOf(field)
+        ? document.getElementById(/** @type {string} */ (fieldInputOf(field)))
+        : null;
   if (!(target instanceof HTMLElement)) return;
   target.setAttribute('aria-invalid', 'true');
   target.setAttribute('aria-errormessage', 'form-error');
@@ -155,7 +194,10 @@ function showResult(created) {
   const provider = providers.find((entry) => entry.provider === created.delivery.provider);
   const destination = created.delivery.destination;
   if (!created.isActive) {
-    const words = provider?.confirmation ?? { heading: 'Confirm your subscription', text: 'We sent a message to {destination}. Follow it to confirm: your alerts start then.' };
+    const words = provider?.confirmation ?? {
+      heading: 'Confirm your subscription',
+      text: 'We sent a message to {destination}. Follow it to confirm: your alerts start then.',
+    };
     byId('result-heading').textContent = words.heading;
     body.replaceChildren(
       el('p', {}, ...withDestination(words.text, destination).map((part, index) => (index % 2 === 1 ? el('strong', { class: 'unbroken' }, part) : part))),
@@ -166,13 +208,31 @@ function showResult(created) {
   } else {
     byId('result-heading').textContent = 'You are subscribed';
     const by = provider?.displayName ?? created.delivery.provider;
-    const kept = (provider?.shownOnce ?? []).filter(({ field }) => typeof /** @type {Record<string, unknown>} */ (created)[field] === 'string');
+    const kept = (provider?.shownOnce ?? []).filter(({ field }) => typeof (/** @type {Record<string, unknown>} */ (created)[field]) === 'string');
     body.replaceChildren(
-      el('p', {}, `You will get your alerts “${created.displayName}” by ${by}`, ...(provider?.destination.required ? [' at ', el('strong', { class: 'unbroken' }, destination)] : []), '.'),
-      ...kept.map(({ field, description }) =>
-        el('div', { class: 'manage-link' }, el('p', {}, description), el('p', {}, el('code', { class: 'unbroken' }, String(/** @type {Record<string, unknown>} */ (created)[field])))),
+      el(
+        'p',
+        {},
+        `You will get your alerts “${created.displayName}” by ${by}`,
+        ...(provider?.destination.required ? [' at ', el('strong', { class: 'unbroken' }, destination)] : []),
+        '.',
       ),
-      ...(provider?.destination.required ? [] : [linkSetup({ publicId: created.publicId, subscribeUrl: created.subscribeUrl, subscribeSteps: created.subscribeSteps, token: created.manageToken }, provider?.subscribeLinkLabel ?? 'Open the subscribe link')]),
+      ...kept.map(({ field, description }) =>
+        el(
+          'div',
+          { class: 'manage-link' },
+          el('p', {}, description),
+          el('p', {}, el('code', { class: 'unbroken' }, String(/** @type {Record<string, unknown>} */ (created)[field]))),
+        ),
+      ),
+      ...(provider?.destination.required
+        ? []
+        : [
+            linkSetup(
+              { publicId: created.publicId, subscribeUrl: created.subscribeUrl, subscribeSteps: created.subscribeSteps, token: created.manageToken },
+              provider?.subscribeLinkLabel ?? 'Open the subscribe link',
+            ),
+          ]),
       calendar,
       manage,
     );
@@ -204,11 +264,20 @@ async function submit(/** @type {SubmitEvent} */ event) {
     return markInvalid('destination');
   }
   const eventTypes = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('input[name="eventTypes"]:checked')]).map((box) => box.value);
-  const body = createRequest(feed, {
-    feedId: feed.id, areas: input('areas').value, feeders: input('feeders').value, keywords: input('keywords').value,
-    eventTypes, provider: provider.provider, destination: input('destination').value, name: input('name').value,
-    language: /** @type {HTMLSelectElement} */ (byId('language')).value,
-  }, required);
+  const body = createRequest(
+    feed,
+    {
+      feedId: feed.id,
+      fields: readFilterFields(feed.filterFields),
+      eventTypes,
+      provider: provider.provider,
+      destination: input('destination').value,
+      name: input('name').value,
+      language: /** @type {HTMLSelectElement} */ (byId('language')).value,
+      places: picker && !byId('where-field').hidden ? picker.places() : [],
+    },
+    required,
+  );
   button.disabled = true;
   form.setAttribute('aria-busy', 'true');
   const browser = provider.destination.browserSubscription;
@@ -242,8 +311,6 @@ byId('join-cancel').addEventListener('click', () => {
 });
 
 feedSelect.addEventListener('change', showFeed);
-input('areas').addEventListener('input', updateNameHint);
-input('feeders').addEventListener('input', updateNameHint);
 form.addEventListener('submit', (event) => void submit(event));
 /** The languages the alerts can be written in, the browser's own first choice among them selected. */
 async function fillLanguages() {
@@ -251,12 +318,26 @@ async function fillLanguages() {
   if (!answer.ok) return;
   const { locales, default: fallback } = /** @type {{ locales: Array<{ code: string, name: string }>, default: string }} */ (answer.body);
   // The page's language first (the reader's choice, else the browser's), as the reader would expect.
-  const chosen = pickLanguage([currentPageLanguage(), ...(navigator.languages ?? [])], locales.map((locale) => locale.code), fallback);
+  const chosen = pickLanguage(
+    [currentPageLanguage(), ...(navigator.languages ?? [])],
+    locales.map((locale) => locale.code),
+    fallback,
+  );
   const select = /** @type {HTMLSelectElement} */ (byId('language'));
-  select.replaceChildren(...locales.map((locale) => el('option', { value: locale.code, lang: locale.code, ...(locale.code === chosen ? { selected: '' } : {}) }, locale.name)));
+  select.replaceChildren(
+    ...locales.map((locale) => el('option', { value: locale.code, lang: locale.code, ...(locale.code === chosen ? { selected: '' } : {}) }, locale.name)),
+  );
   byId('language-field').hidden = false;
 }
 
 void fillProviders();
 void fillFeeds();
+// The feeds' own words for their filter fields come in the page's language.
+onLanguageChange((code) => {
+  void loadCatalog(code).then((answer) => {
+    if (!answer.ok || feeds.length === 0) return;
+    feeds = answer.body;
+    showFilterFields();
+  });
+});
 void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(fillLanguages);

@@ -5,9 +5,26 @@ import { batched, el, follow, formatTime, linkify } from './dom.js';
 
 // ntfy shows a tag that names an emoji as that emoji before the title.
 const EMOJI = {
-  warning: '⚠️', electric_plug: '🔌', white_check_mark: '✅', heavy_check_mark: '✔️', loudspeaker: '📢', calendar: '📅',
-  pencil2: '✏️', x: '❌', rotating_light: '🚨', bell: '🔔', wrench: '🔧', test_tube: '🧪', tada: '🎉', zap: '⚡',
-  construction: '🚧', memo: '📝', hourglass: '⌛', information_source: 'ℹ️', no_entry: '⛔', skull: '💀',
+  warning: '⚠️',
+  electric_plug: '🔌',
+  white_check_mark: '✅',
+  heavy_check_mark: '✔️',
+  loudspeaker: '📢',
+  calendar: '📅',
+  pencil2: '✏️',
+  x: '❌',
+  rotating_light: '🚨',
+  bell: '🔔',
+  wrench: '🔧',
+  test_tube: '🧪',
+  tada: '🎉',
+  zap: '⚡',
+  construction: '🚧',
+  memo: '📝',
+  hourglass: '⌛',
+  information_source: 'ℹ️',
+  no_entry: '⛔',
+  skull: '💀',
 };
 const PRIORITY = { 1: 'min', 2: 'low', 4: 'high', 5: 'urgent' };
 
@@ -34,28 +51,49 @@ function receive(m) {
 }
 
 const when = (m) => el('time', { datetime: new Date(m.time * 1000).toISOString() }, formatTime(new Date(m.time * 1000)));
-const emojiOf = (m) => (m.tags ?? []).filter((t) => EMOJI[t]).map((t) => EMOJI[t]).join('');
+const emojiOf = (m) =>
+  (m.tags ?? [])
+    .filter((t) => EMOJI[t])
+    .map((t) => EMOJI[t])
+    .join('');
 const titleOf = (m) => m.title ?? m.topic;
 
 function card({ current: m, replaced, read }) {
   const plainTags = (m.tags ?? []).filter((t) => !EMOJI[t]);
   const classes = ['card', `prio-${m.priority ?? 3}`, replaced.length > 0 && 'was-replaced', read && 'read'].filter(Boolean).join(' ');
-  return el('article', { class: classes, 'data-topic': m.topic, 'data-sequence-id': m.sequence_id ?? m.id },
-    el('header', {},
+  return el(
+    'article',
+    { class: classes, 'data-topic': m.topic, 'data-sequence-id': m.sequence_id ?? m.id },
+    el(
+      'header',
+      {},
       el('a', { class: 'topic', href: `/${encodeURIComponent(m.topic)}` }, m.topic),
       when(m),
       PRIORITY[m.priority] && el('span', { class: `badge ${m.priority >= 4 ? 'high' : ''}` }, `${PRIORITY[m.priority]} priority`),
-      replaced.length > 0 && el('span', { class: 'badge replaced' }, replaced.length === 1 ? 'replaced 1 earlier message' : `replaced ${replaced.length} earlier messages`),
+      replaced.length > 0 &&
+        el('span', { class: 'badge replaced' }, replaced.length === 1 ? 'replaced 1 earlier message' : `replaced ${replaced.length} earlier messages`),
       read && el('span', { class: 'badge' }, 'read'),
     ),
     el('h2', {}, emojiOf(m) && el('span', { class: 'emoji', 'aria-hidden': 'true' }, emojiOf(m)), titleOf(m)),
     el('p', { class: 'body' }, linkify(m.message ?? '')),
-    plainTags.length > 0 && el('ul', { class: 'chips', 'aria-label': 'Tags' }, plainTags.map((t) => el('li', {}, t))),
+    plainTags.length > 0 &&
+      el(
+        'ul',
+        { class: 'chips', 'aria-label': 'Tags' },
+        plainTags.map((t) => el('li', {}, t)),
+      ),
     m.click && el('p', {}, el('a', { href: m.click, target: '_blank', rel: 'noopener noreferrer' }, 'Open link')),
-    replaced.length > 0 && el('div', { class: 'replaces' },
-      el('p', {}, 'Replaces (same sequence_id ', el('code', {}, m.sequence_id ?? m.id), '):'),
-      el('ul', {}, replaced.map((old) => el('li', {}, el('s', {}, `${emojiOf(old)} ${titleOf(old)}`.trim()), ' ', when(old)))),
-    ),
+    replaced.length > 0 &&
+      el(
+        'div',
+        { class: 'replaces' },
+        el('p', {}, 'Replaces (same sequence_id ', el('code', {}, m.sequence_id ?? m.id), '):'),
+        el(
+          'ul',
+          {},
+          replaced.map((old) => el('li', {}, el('s', {}, `${emojiOf(old)} ${titleOf(old)}`.trim()), ' ', when(old))),
+        ),
+      ),
   );
 }
 
@@ -64,20 +102,33 @@ const render = batched(() => {
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const topicLinks = [
     el('a', { href: '/', 'aria-current': onlyTopic === null ? 'page' : undefined }, `All topics (${total})`),
-    ...[...counts.keys()].sort().map((topic) =>
-      el('a', { href: `/${encodeURIComponent(topic)}`, 'aria-current': topic === onlyTopic ? 'page' : undefined }, `${topic} (${counts.get(topic)})`)),
+    ...[...counts.keys()]
+      .sort()
+      .map((topic) =>
+        el('a', { href: `/${encodeURIComponent(topic)}`, 'aria-current': topic === onlyTopic ? 'page' : undefined }, `${topic} (${counts.get(topic)})`),
+      ),
   ];
   const pollTopic = onlyTopic ?? '<topic>';
   app.replaceChildren(
-    el('h1', {}, onlyTopic === null ? 'Push inbox' : `Push inbox: ${onlyTopic}`,
-      el('span', { class: `status ${status}`, role: 'status' }, status === 'live' ? 'live' : 'reconnecting…')),
-    el('p', { class: 'lead' },
+    el(
+      'h1',
+      {},
+      onlyTopic === null ? 'Push inbox' : `Push inbox: ${onlyTopic}`,
+      el('span', { class: `status ${status}`, role: 'status' }, status === 'live' ? 'live' : 'reconnecting…'),
+    ),
+    el(
+      'p',
+      { class: 'lead' },
       'A local ntfy-compatible push server. Messages of every topic appear here as they are published; ',
-      'one with the same sequence_id as an earlier one replaces it, as on a phone.'),
+      'one with the same sequence_id as an earlier one replaces it, as on a phone.',
+    ),
     el('nav', { class: 'topics', 'aria-label': 'Topics' }, topicLinks),
     el('p', { class: 'hint' }, 'Poll API: ', el('code', {}, `GET ${location.origin}/${pollTopic}/json?poll=1`)),
-    el('section', { class: 'cards', 'aria-label': 'Notifications' },
-      shown.length > 0 ? shown.map(card) : el('p', { class: 'empty' }, 'No messages yet. They appear here as soon as they are published.')),
+    el(
+      'section',
+      { class: 'cards', 'aria-label': 'Notifications' },
+      shown.length > 0 ? shown.map(card) : el('p', { class: 'empty' }, 'No messages yet. They appear here as soon as they are published.'),
+    ),
   );
 });
 

@@ -51,7 +51,9 @@ export function linkify(text) {
  */
 export function formatTime(date) {
   const sameDay = date.toDateString() === new Date().toDateString();
-  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }).format(date);
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }).format(
+    date,
+  );
   return sameDay ? time : `${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(date)}, ${time}`;
 }
 

@@ -28,9 +28,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('sent_at', { useTz: true });
   });
-  await knex.raw(
-    "ALTER TABLE email_outbox ADD CONSTRAINT email_outbox_state_check CHECK (state IN ('pending', 'processing', 'sent', 'failed', 'dead'))",
-  );
+  await knex.raw("ALTER TABLE email_outbox ADD CONSTRAINT email_outbox_state_check CHECK (state IN ('pending', 'processing', 'sent', 'failed', 'dead'))");
   await knex.raw("ALTER TABLE email_outbox ADD CONSTRAINT email_outbox_kind_check CHECK (kind IN ('notification', 'verification'))");
   await knex.raw("CREATE INDEX email_outbox_due ON email_outbox (due_at) WHERE state IN ('pending', 'failed', 'processing')");
   await knex.raw("CREATE INDEX email_outbox_dead ON email_outbox (updated_at) WHERE state = 'dead'");

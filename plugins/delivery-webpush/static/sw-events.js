@@ -6,6 +6,6 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = (event.notification.data && event.notification.data.url) || `${self.location.origin}/`;
+  const url = event.notification.data?.url || `${self.location.origin}/`;
   event.waitUntil(self.clients.openWindow(url));
 });

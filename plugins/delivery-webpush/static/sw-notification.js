@@ -9,6 +9,7 @@
  * @param {string} origin the service worker's origin
  * @returns {{ title: string, options: { body: string, tag?: string, renotify: boolean, requireInteraction: boolean, data: { url: string } } }}
  */
+// biome-ignore lint/correctness/noUnusedVariables: the service worker concatenates this file with sw-events.js, which calls it
 function notificationFromPush(text, origin) {
   let data = null;
   try {

@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('seen_at', { useTz: true }).notNullable();
   });
   await knex.raw('ALTER TABLE scheduled_outages_last_poll ADD CONSTRAINT scheduled_outages_last_poll_one_row CHECK (id)');
-  await knex.raw('INSERT INTO scheduled_outages_last_poll (id, seen_at) SELECT true, max(last_seen_at) FROM scheduled_outages HAVING max(last_seen_at) IS NOT NULL');
+  await knex.raw(
+    'INSERT INTO scheduled_outages_last_poll (id, seen_at) SELECT true, max(last_seen_at) FROM scheduled_outages HAVING max(last_seen_at) IS NOT NULL',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,0 +1,19 @@
+/**
+ * Places: outage shapes, the places subscribers give, and how the two meet
+ * (pure), with the cell index the fan-out reads through.
+ */
+export {
+  cleanGeometry,
+  geometryProblem,
+  MAX_POSITIONS,
+  polygonsOf,
+  type AreaGeometry,
+  type LinearRing,
+  type MultiPolygonGeometry,
+  type PolygonGeometry,
+  type Position,
+} from '../plugin-api/shape-checks.ts';
+export { DEFAULT_RADIUS_METERS, distanceMeters, MAX_PLACE_NAME, MAX_PLACES, MAX_RADIUS_METERS, placeReaches, type Place } from './place-match.ts';
+export { CELL_RESOLUTION, cellsForShapes, MAX_SHAPE_CELLS, placeCells, shapeCells } from './cells.ts';
+export { capPolygons, outagesGeoJson, type MapFeature } from './outages-geojson.ts';
+export { circlesAround } from './circles.ts';

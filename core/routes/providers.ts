@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import type { ProviderInfo } from '../plugin-api/target-presentation.ts';
+
+const ProviderSchema = Type.Object({
+  provider: Type.String({ description: "The value of a create request's delivery.provider." }),
+  displayName: Type.String({ description: 'What people call it.' }),
+  destination: Type.Object({
+    required: Type.Boolean({ description: 'true: a create request carries delivery.destination; false: the service makes one (and refuses a given one).' }),
+    description: Type.String({ description: 'What the destination is.' }),
+    label: Type.Optional(Type.String({ description: "A form field's label for it." })),
+    inputType: Type.Optional(Type.Union([Type.Literal('email'), Type.Literal('tel'), Type.Literal('url'), Type.Literal('text')])),
+    autocomplete: Type.Optional(Type.String()),
+    hint: Type.Optional(Type.String({ description: 'A line for people under the field.' })),
+    placeholder: Type.Optional(Type.String()),
+    browserSubscription: Type.Optional(
+      Type.Object(
+        { publicKeyUrl: Type.String(), serviceWorkerUrl: Type.String() },
+        {
+          description:
+            'The browser is the destination: register the service worker, subscribe with the key publicKeyUrl answers, send PushSubscription.toJSON() as delivery.subscription.',
+        },
+      ),
+    ),
+  }),
+  available: Type.Boolean({
+    description:
+      'Whether it delivers now. A create with an unavailable provider is still accepted when the target is installed; its deliveries wait until the operator sets it up.',
+  }),
+  unavailableReason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, naming the setting; null when available.' }),
+  confirmation: Type.Union(
+    [Type.Object({ heading: Type.String(), text: Type.String({ description: "{destination} stands for the subscription's destination." }) }), Type.Null()],
+    { description: 'For a provider whose subscriptions wait for confirmation: what to tell the person meanwhile.' },
+  ),
+  subscribeLinkLabel: Type.Union([Type.String(), Type.Null()], {
+    description: "What a button to a subscription's subscribe link says, in the target's words; null: the target gives none (it may have no links).",
+  }),
+  shownOnce: Type.Array(Type.Object({ field: Type.String(), description: Type.String() }), {
+    description: "Fields the create answer holds for this provider, shown only then (a webhook's signing secret): keep them.",
+  }),
+});
+
+/** GET /api/notification-providers: the installed delivery targets, their destination format and whether each delivers now. */
+export async function providerRoutes(app: FastifyInstance, options: { list: () => ProviderInfo[] }) {
+  const schema = {
+    summary: 'The delivery providers',
+    description:
+      'Every installed delivery target: the provider value a create request names, what its destination is, and whether it can deliver now (and if not, why).',
+    tags: ['feeds'],
+    response: { 200: Type.Array(ProviderSchema) },
+  };
+  app.get('/api/notification-providers', { schema }, async () => options.list());
+}

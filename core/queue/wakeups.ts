@@ -36,7 +36,10 @@ function inProcessWakeups(): Wakeups {
     async notify(channel, trx) {
       checkChannel(channel);
       if (!trx) return void events.emit(channel);
-      trx.executionPromise.then(() => events.emit(channel), () => undefined);
+      trx.executionPromise.then(
+        () => events.emit(channel),
+        () => undefined,
+      );
     },
     listen(channel, listener) {
       events.on(checkChannel(channel), listener);
@@ -67,12 +70,17 @@ function postgresWakeups(db: Knex, log: FastifyBaseLogger): Wakeups {
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
+  // One query at a time on the LISTEN connection (pg will refuse a query sent while another runs).
+  let queries: Promise<unknown> = Promise.resolve();
+  const listenOn = (client: PgNotifyingClient, channel: string) => (queries = queries.catch(() => undefined).then(() => client.query(`LISTEN ${channel}`)));
 
   const drop = async () => {
     const current = connection;
     connection = undefined;
     if (!current) return;
     current.removeAllListeners();
+    // An error while it ends (the server going away meanwhile) is no news: without a listener it would be thrown.
+    current.on('error', () => undefined);
     await db.client.destroyRawConnection(current).catch(() => undefined);
   };
   const schedule = () => {
@@ -81,26 +89,28 @@ function postgresWakeups(db: Knex, log: FastifyBaseLogger): Wakeups {
     retry.unref();
   };
   const connect = (): Promise<void> =>
-    (connecting ??= (async () => {
-      try {
-        const client = (await db.client.acquireRawConnection()) as PgNotifyingClient;
-        connection = client;
-        client.on('notification', (message) => events.emit(message.channel));
-        client.on('error', (err) => {
-          log.warn({ err }, 'wake-up LISTEN connection lost; reconnecting');
-          void drop().then(schedule);
-        });
-        for (const channel of channels) await client.query(`LISTEN ${channel}`);
-        if (closed) await drop();
-        else log.info({ channels: [...channels] }, 'listening for wake-ups of other instances');
-      } catch (err) {
-        log.warn({ err }, 'cannot LISTEN for wake-ups; relying on the periodic sweeps until it can');
-        await drop();
-        schedule();
-      } finally {
-        connecting = undefined;
-      }
-    })());
+    closed
+      ? Promise.resolve()
+      : (connecting ??= (async () => {
+          try {
+            const client = (await db.client.acquireRawConnection()) as PgNotifyingClient;
+            connection = client;
+            client.on('notification', (message) => events.emit(message.channel));
+            client.on('error', (err) => {
+              log.warn({ err }, 'wake-up LISTEN connection lost; reconnecting');
+              void drop().then(schedule);
+            });
+            for (const channel of channels) await listenOn(client, channel);
+            if (closed) await drop();
+            else log.info({ channels: [...channels] }, 'listening for wake-ups of other instances');
+          } catch (err) {
+            log.warn({ err }, 'cannot LISTEN for wake-ups; relying on the periodic sweeps until it can');
+            await drop();
+            schedule();
+          } finally {
+            connecting = undefined;
+          }
+        })());
 
   return {
     async notify(channel, trx) {
@@ -113,8 +123,12 @@ function postgresWakeups(db: Knex, log: FastifyBaseLogger): Wakeups {
         // After a connect under way (it may have listed the channels before this one); LISTEN twice is harmless.
         void (async () => {
           await connecting;
-          if (connection) await connection.query(`LISTEN ${channel}`).catch((err: unknown) => log.warn({ err, channel }, 'LISTEN failed'));
-          else await connect();
+          if (connection) {
+            await listenOn(connection, channel).then(
+              () => log.info({ channels: [channel] }, 'listening for wake-ups of other instances'),
+              (err: unknown) => log.warn({ err, channel }, 'LISTEN failed'),
+            );
+          } else await connect();
         })();
       }
       return () => events.off(channel, listener);

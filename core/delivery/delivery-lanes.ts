@@ -5,15 +5,19 @@ import type { DeliveryLane, LaneSlot, LeasedClaim } from './delivery-lane.ts';
 import type { EventCache } from './event-cache.ts';
 import { withEvents } from './lane-queue-store.ts';
 
+/** A claim's lease: the rows of `providers` are claimed already leased under `token`, for `seconds`. */
+export interface ClaimLease {
+  readonly token: string;
+  readonly seconds: number;
+  readonly providers: ReadonlySet<string>;
+}
+
 /**
  * Room taken in one or more lanes for rows claimed already leased under
  * `token`: the claim leases the rows of `providers` only, and `run` hands
  * each lane its own rows once the claim commits.
  */
-export interface TakeOver {
-  readonly token: string;
-  readonly seconds: number;
-  readonly providers: ReadonlySet<string>;
+export interface TakeOver extends ClaimLease {
   run(claims: ReadonlyArray<LeasedClaim & { readonly provider: string }>): void;
   release(): void;
 }
@@ -89,11 +93,23 @@ export class DeliveryLanes {
     return slot ? this.#takeOverOf(token, new Map([[provider, slot]])) : undefined;
   }
 
-  /** Delivers exactly these rows now (when due), each in its lane, and waits: /test, announcements. Returns how many were delivered or queued. */
-  async deliverNow(ledgerIds: readonly number[]): Promise<number> {
+  /**
+   * The lease of a caller that delivers what it claims itself (deliverNow
+   * with the same token): its rows are claimed leased, so no lane's batch
+   * takes them between the claim's commit and the caller's delivery.
+   */
+  callerLease(token: string, providers: Iterable<string> = this.#lanes.keys()): ClaimLease {
+    return { token, seconds: this.#leaseSeconds, providers: new Set(providers) };
+  }
+
+  /**
+   * Delivers exactly these rows now (when due, or claimed under `token`'s
+   * caller lease), each in its lane, and waits: /test, announcements.
+   * Returns how many were delivered or queued.
+   */
+  async deliverNow(ledgerIds: readonly number[], token: string = randomUUID()): Promise<number> {
     let done = 0;
     for (let start = 0; start < ledgerIds.length; start += this.batchSize) {
-      const token = randomUUID();
       const leased = await leaseByIds(this.#db, ledgerIds.slice(start, start + this.batchSize), token, this.#leaseSeconds);
       const byLane = new Map<string, LeasedRow[]>();
       for (const row of leased) {

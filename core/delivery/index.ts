@@ -13,7 +13,7 @@ export {
   type LaneSlot,
   type LeasedClaim,
 } from './delivery-lane.ts';
-export { DeliveryLanes, type TakeOver } from './delivery-lanes.ts';
+export { DeliveryLanes, type ClaimLease, type TakeOver } from './delivery-lanes.ts';
 export { LaneControl, laneChannel } from './lane-control.ts';
 export { createLanePort } from './lane-port.ts';
 export { ensureLanes, lanePauses } from './lane-store.ts';

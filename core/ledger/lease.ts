@@ -90,7 +90,9 @@ export async function leaseDue(db: Db, provider: string, limit: number, token: s
 /**
  * Deliver now's way in: leases exactly these rows (when due: waiting, or
  * leased with a lapsed lease) under `token`, for a caller that waits for
- * them (/test, announcements).
+ * them (/test, announcements). Rows claimed already leased under `token`
+ * (the caller's lease) are taken as they are: their first attempt is
+ * counted by the claim.
  */
 export async function leaseByIds(db: Db, ids: readonly number[], token: string, leaseSeconds: number): Promise<LeasedRow[]> {
   if (ids.length === 0) return [];
@@ -98,14 +100,16 @@ export async function leaseByIds(db: Db, ids: readonly number[], token: string, 
     `WITH due AS (
        SELECT id FROM notification_delivery_ledger
         WHERE id = ANY(?::bigint[])
-          AND ((status IN ('pending', 'retrying') AND next_attempt_at <= now()) OR (status = 'delivering' AND lease_until < now()))
+          AND ((status IN ('pending', 'retrying') AND next_attempt_at <= now())
+               OR (status = 'delivering' AND (lease_until < now() OR lease_token = ?)))
         FOR UPDATE SKIP LOCKED)
      UPDATE notification_delivery_ledger l
-        SET status = 'delivering', attempts = l.attempts + 1, lease_token = ?, lease_until = now() + make_interval(secs => ?)
+        SET status = 'delivering', attempts = CASE WHEN l.status = 'delivering' AND l.lease_token = ? THEN l.attempts ELSE l.attempts + 1 END,
+            lease_token = ?, lease_until = now() + make_interval(secs => ?)
        FROM due, notification_subscriptions s
       WHERE l.id = due.id AND s.id = l.subscription_id
       ${RETURNING}`,
-    [array(ids), token, leaseSeconds],
+    [array(ids), token, token, token, leaseSeconds],
   );
   return (result.rows as Array<Record<string, unknown>>).map(toLeased).sort((a, b) => a.ledgerId - b.ledgerId);
 }

@@ -38,6 +38,8 @@ interface HandOver {
   waiting: Set<string>;
   /** The lease under which the hand-over kept events whose fan-out continues (a caller that waits), if any. */
   kept?: string;
+  /** The token of a caller that waits: its rows are claimed leased under it, and delivered under it. */
+  callerToken?: string;
   wasSystemDelivery: boolean;
 }
 
@@ -84,7 +86,7 @@ export class NotificationPipelineService implements NotificationPipeline {
     // The caller waits for everything: the rest of the fan-out too, then every delivery.
     const rest = handOver.kept ? await this.#deps.fanouts.expandNow(handOver.kept) : { claimedIds: [], matched: 0 };
     const claimedIds = [...handOver.claimedIds, ...rest.claimedIds];
-    const delivered = claimedIds.length > 0 ? await this.#deps.lanes.deliverNow(claimedIds) : 0;
+    const delivered = claimedIds.length > 0 ? await this.#deps.lanes.deliverNow(claimedIds, handOver.callerToken) : 0;
     return {
       matchedSubscriptionCount: handOver.matched.size + rest.matched,
       deliveredCount: delivered,
@@ -109,8 +111,11 @@ export class NotificationPipelineService implements NotificationPipeline {
       if (list) list.push(fanout);
       else byFeed.set(entry.event.feedId, [fanout]);
     });
-    const handOver: HandOver = { claimedIds: [], matched: new Set(), waiting: new Set(), wasSystemDelivery: false };
+    // A caller that waits for its deliveries keeps them: its rows are claimed leased to it (out of the lanes' reach until
+    // it delivers them), and the rest of its fan-out is kept for it, under one token.
     const keepFor = options.awaitDelivery ? randomUUID() : undefined;
+    const callerLease = keepFor === undefined ? undefined : this.#deps.lanes.callerLease(keepFor);
+    const handOver: HandOver = { claimedIds: [], matched: new Set(), waiting: new Set(), wasSystemDelivery: false, callerToken: keepFor };
     let heldAny = false;
     const take = (page: ClaimedPage) => {
       handOver.claimedIds.push(...page.claimedIds);
@@ -133,11 +138,12 @@ export class NotificationPipelineService implements NotificationPipeline {
             feedEvents,
             await subscriptionPage(trx, feedId, 0, options.onlySubscriptionIds.length, { onlyIds: options.onlySubscriptionIds }),
             true,
+            callerLease,
           ),
         );
         continue;
       }
-      take(await claimPage(trx, rules, feedId, feedEvents, await systemSubscriptions(trx, feedId)));
+      take(await claimPage(trx, rules, feedId, feedEvents, await systemSubscriptions(trx, feedId), false, callerLease));
       const first = await subscriptionPage(trx, feedId, 0, firstPageSize, { cells: cellsForShapes(feedEvents.map((entry) => entry.event.geometry)) });
       // With room in a lane of this instance, the first page's rows of that lane are claimed already leased to it,
       // in parts of one batch each (a part per free batch slot), and given to the lane once the transaction commits (not a
@@ -156,7 +162,7 @@ export class NotificationPipelineService implements NotificationPipeline {
             () => takeOver.run(leased),
             () => takeOver.release(),
           );
-        const claimed = await claimPage(trx, rules, feedId, feedEvents, part, false, takeOver);
+        const claimed = await claimPage(trx, rules, feedId, feedEvents, part, false, takeOver ?? callerLease);
         leased = claimed.leased;
         take(claimed);
       }

@@ -150,6 +150,31 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
     });
   });
 
+  it('a caller that waits keeps its rows: a lane batch run between the claim and the delivery takes none of them', async () => {
+    await subscribe(POWER, { feeders: ['F4'] });
+    const lanes = servicesOf(started.app).lanes;
+    const deliverNow = lanes.deliverNow.bind(lanes);
+    // The race a loaded machine makes: the lanes' own batches run after the claim commits and before the caller delivers.
+    let drained = false;
+    lanes.deliverNow = async (ids, token) => {
+      await lanes.drain();
+      drained = true;
+      return deliverNow(ids, token);
+    };
+    try {
+      const result = await pipeline().processNotificationEvents([outage('PO-11', 'F4', ['Kandy'])], { awaitDelivery: true });
+      expect(drained).toBe(true);
+      expect(result).toEqual({ matchedSubscriptionCount: 2, deliveredCount: 2, claimedCount: 2, wasSystemDelivery: true });
+    } finally {
+      lanes.deliverNow = deliverNow;
+    }
+    expect(await pushDeliveries()).toHaveLength(2);
+    expect((await ledger()).map((row) => [row.status, row.attempts])).toEqual([
+      ['delivered', 1],
+      ['delivered', 1],
+    ]);
+  });
+
   it('counts a system delivery only while it is live: one that failed for good no longer does (digest runs wait)', async () => {
     await control('fail', 1);
     const first = await pipeline().processNotificationEvents([outage('PO-10', 'F1', ['Kandy'])], { awaitDelivery: true });

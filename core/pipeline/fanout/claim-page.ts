@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TakeOver } from '../../delivery/index.ts';
+import type { ClaimLease } from '../../delivery/index.ts';
 import type { LeasedClaim } from '../../delivery/index.ts';
 import { claimRows, followsEarlierEvent, holdForQuietHours, supersedeWaiting, unreleasedHolds, waitOutCooldown, type ClaimTarget } from '../../ledger/index.ts';
 import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
@@ -60,8 +60,9 @@ export interface ClaimedPage {
  * follows earlier ones of its item supersedes that subscription's rows of
  * the item still waiting (latest state only). Inside a subscriber's quiet
  * hours a row that is not urgent is held for the catch-up. Rows of the
- * lanes `takeOver` has room in are claimed already leased to them. Runs in
- * the caller's transaction.
+ * providers `lease` names are claimed already leased under its token (the
+ * lanes a take-over has room in, or a caller that delivers them itself),
+ * coalesced rows excepted. Runs in the caller's transaction.
  */
 export async function claimPage(
   trx: Knex.Transaction,
@@ -70,7 +71,7 @@ export async function claimPage(
   events: readonly FanoutEvent[],
   page: readonly SubscriptionRow[],
   matchAll = false,
-  takeOver?: TakeOver,
+  lease?: ClaimLease,
 ): Promise<ClaimedPage> {
   const coalesced = rules.coalescedTypes(feedId);
   const matched = new Set<number>();
@@ -101,7 +102,7 @@ export async function claimPage(
     })),
     targets,
     rules.installed(),
-    takeOver && { token: takeOver.token, seconds: takeOver.seconds, providers: takeOver.providers, events: leasedEvents },
+    lease && { token: lease.token, seconds: lease.seconds, providers: lease.providers, events: leasedEvents },
   );
   const typeOf = (row: { event: number }) => events[row.event]!.event.eventType;
   await waitOutCooldown(

@@ -121,17 +121,19 @@ export class FanoutExpander {
     const cells = cellsForShapes(group.map((pending) => pending.event.geometry));
     const leasable = group.length === 1 || group.length * pageSize <= Math.max(pageSize, lanes.batchSize);
     while (!done && !signal.aborted) {
-      // A caller that delivers what it claims itself (expandNow) gets rows claimed waiting.
-      const takeOver = this.#kept.has(token) || !leasable ? undefined : await lanes.takeOver(provider);
+      // A caller that delivers what it claims itself (expandNow) gets its rows claimed leased to it, under the token it kept them with.
+      const kept = this.#kept.has(token);
+      const takeOver = kept || !leasable ? undefined : await lanes.takeOver(provider);
+      const lease = kept ? lanes.callerLease(token, [provider]) : takeOver;
       const step = await db
         .transaction(async (trx) => {
           const page = await subscriptionPage(trx, feedId, cursor, pageSize, { provider, cells });
-          const claimed = await claimPage(trx, rules, feedId, group, page, false, takeOver);
+          const claimed = await claimPage(trx, rules, feedId, group, page, false, lease);
           const next = page.length > 0 ? Number(page.at(-1)!.id) : cursor;
           const last = page.length < pageSize;
           // The lease was lost (this instance stalled past it): another one goes on from the cursor; nothing here commits.
           if (!(await this.#store.advance(trx, token, eventIds, next, last))) throw new LeaseLost();
-          if (claimed.claimedIds.length > claimed.leased.length && !this.#kept.has(token)) await lanes.notify(trx, [provider]);
+          if (claimed.claimedIds.length > claimed.leased.length && !kept) await lanes.notify(trx, [provider]);
           return { next, last, claimed };
         })
         .catch((error: unknown) => {

@@ -20,17 +20,19 @@ import { serverTimeouts } from './http/server-timeouts.ts';
 import { formatValidationErrors } from './http/validation-messages.ts';
 import { createLogger, wantsReadableLogs } from './logging/logger.ts';
 import { RequestLogController } from './logging/request-log.ts';
-import { coreServicesWiring } from './wiring/core-services.ts';
-import { deliveryWiring } from './wiring/delivery.ts';
-import { externalWiring } from './wiring/external.ts';
-import { observabilityWiring } from './wiring/observability.ts';
-import { operationsWiring } from './wiring/operations.ts';
-import { consoleWiringPlugin } from './wiring/console.ts';
-import { pipelineWiring } from './wiring/pipeline.ts';
-import { routesWiring } from './wiring/routes.ts';
-import { startWiring, type AppServices, type Platform } from './wiring/services.ts';
+import { wireConsole } from './wiring/console.ts';
+import { wireCoreServices } from './wiring/core-services.ts';
+import { wireDelivery } from './wiring/delivery.ts';
+import { wireExternal } from './wiring/external.ts';
+import { Later } from './wiring/later.ts';
+import { wireObservability } from './wiring/observability.ts';
+import { wireOperations } from './wiring/operations.ts';
+import { wirePipeline } from './wiring/pipeline.ts';
+import { wireRoutes } from './wiring/routes.ts';
+import type { AppServices, Platform } from './wiring/services.ts';
 import { Shutdown } from './wiring/shutdown.ts';
-import { workersWiring } from './wiring/workers.ts';
+import { wireWorkers } from './wiring/workers.ts';
+import type { FeedPluginContext } from './plugin-api/manifest.ts';
 
 export type { AppServices };
 
@@ -48,8 +50,8 @@ export interface BuildAppOptions {
 /**
  * Builds the service: discovers the plugins and validates the whole
  * configuration (throws ConfigError naming the keys) before anything
- * starts, then wires it in the order of named Fastify plugins, each
- * depending on the one before: external (database and migrations,
+ * starts, then wires it step by step, each step a function of what the
+ * steps before it made: external (database and migrations,
  * scheduler, wake-ups) → observability (metrics, request log, OpenAPI) →
  * core services → delivery plugins and the dispatcher → the pipeline and
  * the feed plugins → routes → operations (feed health, /metrics, /docs,
@@ -123,7 +125,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sources,
     feeds: createFeedCatalog(registry.feeds, (pluginId) => sections.get(pluginId) ?? {}),
   };
-  const wiring = startWiring(platform);
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');
   for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));
   app.log.info({ database: database.description, plugins: registry.plugins.map((p) => p.folder) }, 'starting');
@@ -135,44 +136,47 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const shutdown = new Shutdown(app.log);
   shutdown.add('database', () => database.knex.destroy());
   app.addHook('onClose', () => shutdown.run());
+  // Each step a function of what the steps before it made: a step put before what it needs does not compile.
   try {
-    await app.register(externalWiring, { database, shutdown, wiring });
-    await app.register(observabilityWiring, { wiring });
-    await app.register(coreServicesWiring, { wiring });
-    await app.register(deliveryWiring, { wiring });
-    await app.register(pipelineWiring, { wiring });
-    await app.register(routesWiring, { trustedProxy: trustedProxy!, wiring });
-    await app.register(operationsWiring, { wiring });
-    await app.register(consoleWiringPlugin, { wiring });
-    await app.register(workersWiring, { wiring });
+    const external = await wireExternal(app, { platform, database, shutdown });
+    const observability = await wireObservability(app, { platform, external });
+    const coreServices = wireCoreServices(app, { platform, external, observability });
+    const feedContexts = new Later<ReadonlyMap<string, FeedPluginContext>>("the feed plugins' contexts");
+    const delivery = await wireDelivery(app, { platform, external, observability, coreServices, feedContexts });
+    const pipeline = await wirePipeline(app, { platform, external, observability, coreServices, delivery });
+    feedContexts.give(pipeline.feedContexts);
+    await wireRoutes(app, { platform, external, coreServices, delivery, pipeline, trustedProxy: trustedProxy! });
+    const operations = await wireOperations(app, { platform, external, observability, delivery, pipeline });
+    await wireConsole(app, { platform, external, coreServices, delivery, pipeline, operations });
+    wireWorkers(app, { platform, external, coreServices, delivery, pipeline, operations });
+    servicesByApp.set(app, {
+      config,
+      fullConfig: loaded.config,
+      registry,
+      database,
+      workers: external.workers,
+      targets: delivery.targets,
+      pipeline: pipeline.pipeline,
+      dispatcher: {
+        settle: async () => {
+          await delivery.fanouts.settle();
+          await delivery.lanes.settle();
+        },
+        drain: () => delivery.lanes.drain(),
+        wake: () => delivery.lanes.wake(),
+      },
+      lanes: delivery.lanes,
+      queues: coreServices.queues,
+      instanceId: platform.instanceId,
+      now: platform.now,
+      feeds: platform.feeds,
+      recordPoll: operations.recordPoll,
+    });
   } catch (error) {
     // Whatever step failed, what was opened goes back: the pool's connections, the embedded data folder's lock.
     await shutdown.run();
     throw error;
   }
-  servicesByApp.set(app, {
-    config,
-    fullConfig: loaded.config,
-    registry,
-    database,
-    workers: wiring.external.workers,
-    targets: wiring.delivery.targets,
-    pipeline: wiring.pipeline.pipeline,
-    dispatcher: {
-      settle: async () => {
-        await wiring.delivery.fanouts.settle();
-        await wiring.delivery.lanes.settle();
-      },
-      drain: () => wiring.delivery.lanes.drain(),
-      wake: () => wiring.delivery.lanes.wake(),
-    },
-    lanes: wiring.delivery.lanes,
-    queues: wiring.coreServices.queues,
-    instanceId: platform.instanceId,
-    now: platform.now,
-    feeds: platform.feeds,
-    recordPoll: wiring.operations.recordPoll,
-  });
   return app;
 }
 

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { consoleRoutes } from '../console/console-routes.ts';
 import { createOidcSignIn } from '../console/oidc-sign-in.ts';
 import { ConfigError } from '../config/load-config.ts';
-import type { Wiring } from './services.ts';
+import type { WiredBefore } from './services.ts';
 
 /**
  * The operator console (GET /console and /console/api/…): sign-in with the
@@ -11,8 +10,8 @@ import type { Wiring } from './services.ts';
  * an admin token always; in a scope of its own (its session cookie and CSRF
  * protection touch no other route).
  */
-async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
-  const { platform } = wiring;
+export async function wireConsole(app: FastifyInstance, inputs: WiredBefore): Promise<void> {
+  const { platform, delivery, pipeline, operations } = inputs;
   const settings = platform.config.Console;
   const oidc = settings.Oidc;
   if (oidc.Issuer && !oidc.ClientId) throw new ConfigError(['Console__Oidc__ClientId is required with Console__Oidc__Issuer']);
@@ -22,8 +21,8 @@ async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring 
   }
   await app.register(async (scope) =>
     consoleRoutes(scope, {
-      db: wiring.external.db,
-      authenticate: wiring.coreServices.auth.authenticate,
+      db: inputs.external.db,
+      authenticate: inputs.coreServices.auth.authenticate,
       oidc: oidc.Issuer
         ? {
             signIn: createOidcSignIn({
@@ -38,19 +37,17 @@ async function consoleWiring(app: FastifyInstance, { wiring }: { wiring: Wiring 
       sessionSecret: platform.config.Jwt.Secret ?? settings.SessionSecret,
       sessionHours: settings.SessionHours,
       publicBaseUrl,
-      feeds: wiring.operations.monitoredFeeds,
+      feeds: operations.monitoredFeeds,
       staleAfterPolls: platform.config.FeedHealth.StaleAfterPolls,
       now: platform.now,
       announcers: platform.registry.feeds.filter((manifest) => manifest.announcement !== undefined),
-      filters: wiring.delivery.rules.filters,
+      filters: delivery.rules.filters,
       pageSize: platform.config.NotificationPipeline.FanoutPageSize,
-      pipeline: wiring.pipeline.pipeline,
-      handOver: wiring.pipeline.handOver,
-      lanes: wiring.delivery.lanes,
-      directProviders: wiring.operations.directProviders,
-      rates: wiring.operations.rates,
+      pipeline: pipeline.pipeline,
+      handOver: pipeline.handOver,
+      lanes: delivery.lanes,
+      directProviders: operations.directProviders,
+      rates: operations.rates,
     }),
   );
 }
-
-export const consoleWiringPlugin = fp(consoleWiring, { name: 'np-console', dependencies: ['np-operations'] });

@@ -1,8 +1,7 @@
 import { filterMatchOf } from '../plugins/filter-fields.ts';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
-import type { DeliveryPluginContext, DeliveryPluginManifest, SectionsConfig } from '../plugin-api/manifest.ts';
+import type { DeliveryPluginContext, DeliveryPluginManifest, FeedPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
 import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 import { createOngoingPort } from '../feeds/ongoing-port.ts';
 import { createLanePort, DEFAULT_RETRY, DeliveryLane, DeliveryLanes, ensureLanes, EventCache, LaneControl } from '../delivery/index.ts';
@@ -12,17 +11,27 @@ import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
 import { FanoutLanes } from '../pipeline/fanout/fanout-lanes.ts';
 import { wirePluginParts, type WiredParts } from '../plugins/plugin-parts.ts';
 import { FilterCache } from '../pipeline/matching/subscription-filter.ts';
-import type { Wiring } from './services.ts';
+import type { Later } from './later.ts';
+import type { CoreServices, Delivery, External, Observability, Platform } from './services.ts';
+
+export interface DeliveryInputs {
+  readonly platform: Platform;
+  readonly external: External;
+  readonly observability: Observability;
+  readonly coreServices: CoreServices;
+  /** The feed plugins' contexts, made by the pipeline step after this one: the `ongoing` port reads them when asked, never at start. */
+  readonly feedContexts: Later<ReadonlyMap<string, FeedPluginContext>>;
+}
 
 /**
  * The delivery plugins: each gets its context (ports, never the pipeline)
  * and builds its target; then one lane per target, each with its fan-out
- * expander. Fills `wiring.delivery`.
+ * expander.
  */
-async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
-  const { platform } = wiring;
-  const { db, shutdown, wakeups } = wiring.external;
-  const core = wiring.coreServices;
+export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs): Promise<Delivery> {
+  const { platform, observability, feedContexts } = inputs;
+  const { db, shutdown, wakeups } = inputs.external;
+  const core = inputs.coreServices;
   const settings = platform.config.NotificationPipeline;
   const targets = new Map<string, DeliveryTarget>();
   const contexts = new Map<string, DeliveryPluginContext>();
@@ -32,7 +41,7 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     db,
     platform.registry.deliveries.map((manifest) => manifest.provider),
   );
-  const ongoing = createOngoingPort(db, platform.registry.feeds, () => wiring.pipeline.feedContexts, platform.feeds);
+  const ongoing = createOngoingPort(db, platform.registry.feeds, () => feedContexts.get(), platform.feeds);
   for (const manifest of platform.registry.deliveries) {
     const log = app.log.child({ plugin: manifest.id });
     const control = new LaneControl({
@@ -57,7 +66,7 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       subscriptions: core.subscriptionAccess,
       ledger: core.ledgerAccess,
       queues: { define: <I, O>(definition: PluginQueueDefinition<I, O>) => core.queues.define(definition, log) },
-      metrics: wiring.observability.metrics.forPlugin(manifest.id),
+      metrics: observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
       ongoing,
       lane: createLanePort(control),
@@ -117,8 +126,7 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
           now: platform.now,
           stopGone: (subscriptionIds) => core.subscriptionAccess.setActive(subscriptionIds, false),
           // A deferral is no outcome: the row waits again, its attempt not counted.
-          onSettled: (outcomes) =>
-            wiring.observability.deliveries.dispatched(outcomes.flatMap((o) => (o.status === 'deferred' ? [] : [{ ...o, status: o.status }]))),
+          onSettled: (outcomes) => observability.deliveries.dispatched(outcomes.flatMap((o) => (o.status === 'deferred' ? [] : [{ ...o, status: o.status }]))),
         }),
     ),
   });
@@ -139,10 +147,8 @@ async function delivery(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     ),
     settings.DeliveryLeaseSeconds,
   );
-  wiring.delivery = { targets, contexts, parts, lanes, fanouts, rules, rendering, controls };
+  return { targets, contexts, parts, lanes, fanouts, rules, rendering, controls };
 }
-
-export const deliveryWiring = fp(delivery, { name: 'np-delivery', dependencies: ['np-core-services'] });
 
 /** A lane's rate: NotificationPipeline__Rates__<Provider> (its name in any case), else the plugin's default, else none. */
 function rateOf(manifest: DeliveryPluginManifest, rates: Readonly<Record<string, number>>): number {

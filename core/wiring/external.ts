@@ -1,6 +1,5 @@
 import fastifySchedule from '@fastify/schedule';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { runMigrations } from '../db/migrate.ts';
 import { Errors } from '../errors.ts';
 import { createWakeups } from '../queue/wakeups.ts';
@@ -8,18 +7,19 @@ import { WorkerLeases } from '../scheduler/worker-leases.ts';
 import { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
 import type { Database } from '../db/database.ts';
 import type { Shutdown } from './shutdown.ts';
-import type { Wiring } from './services.ts';
+import type { External, Platform } from './services.ts';
 
 /**
  * Third-party wiring, first: the database with every migration applied
  * (a failed migration stops the start), the scheduler of the workers, and
  * the wake-up channel, each added to buildApp's shutdown (which already
- * closes the database, last). Fills `wiring.external`.
+ * closes the database, last).
  */
-async function external(app: FastifyInstance, options: { database: Database; shutdown: Shutdown; wiring: Wiring }) {
-  const { wiring } = options;
-  const { platform } = wiring;
-  const { database, shutdown } = options;
+export async function wireExternal(
+  app: FastifyInstance,
+  inputs: { readonly platform: Platform; readonly database: Database; readonly shutdown: Shutdown },
+): Promise<External> {
+  const { platform, database, shutdown } = inputs;
   const readiness = { migrated: false, pluginsLoaded: false };
   try {
     const report = await runMigrations(database, platform.registry.migrationDirs);
@@ -38,7 +38,5 @@ async function external(app: FastifyInstance, options: { database: Database; shu
   });
   const workers = new WorkerScheduler(scheduler!, new WorkerLeases(database.knex, platform.instanceId), app.log);
   shutdown.add('workers', () => workers.stop());
-  wiring.external = { database, db: database.knex, workers, wakeups, shutdown, readiness };
+  return { database, db: database.knex, workers, wakeups, shutdown, readiness };
 }
-
-export const externalWiring = fp(external, { name: 'np-external' });

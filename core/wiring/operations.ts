@@ -1,6 +1,5 @@
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { ConfigError } from '../config/load-config.ts';
 import { alertDestination, syncAlertSubscription } from '../feed-health/alert-subscription.ts';
 import { createPollRecorder } from '../feed-health/poll-recorder.ts';
@@ -11,19 +10,28 @@ import { metricsRoutes } from '../routes/metrics.ts';
 import { docsUiOptions } from '../http/openapi.ts';
 import { createSecretScrubber } from '../logging/redaction.ts';
 import { registerDatabaseGauges } from '../observability/database-gauges.ts';
-import type { Wiring } from './services.ts';
+import type { Delivery, External, Observability, Operations, Pipeline, Platform } from './services.ts';
 
 /**
  * What an operator reads and does, once the pipeline and the routes are
  * wired: feed health (the poll recorder and its alert subscription), the
  * gauges read from the database, /metrics, /docs, and the admin views of
- * feeds and deliveries. Fills `wiring.operations`.
+ * feeds and deliveries.
  */
-async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
-  const { platform } = wiring;
-  const { db } = wiring.external;
-  const { metrics } = wiring.observability;
-  const { targets, lanes } = wiring.delivery;
+export async function wireOperations(
+  app: FastifyInstance,
+  inputs: {
+    readonly platform: Platform;
+    readonly external: External;
+    readonly observability: Observability;
+    readonly delivery: Delivery;
+    readonly pipeline: Pipeline;
+  },
+): Promise<Operations> {
+  const { platform, delivery } = inputs;
+  const { db } = inputs.external;
+  const { metrics } = inputs.observability;
+  const { targets, lanes } = delivery;
   const settings = platform.config.FeedHealth;
   let destination: string | null;
   try {
@@ -35,7 +43,7 @@ async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) 
   const names = new Map(platform.registry.feeds.map((manifest) => [manifest.feed.id, manifest.feed.displayName]));
   const recordPoll = createPollRecorder({
     db,
-    pipeline: wiring.pipeline.handOver,
+    pipeline: inputs.pipeline.handOver,
     log: app.log,
     settings: { staleAfterPolls: settings.StaleAfterPolls },
     alerts: destination !== null,
@@ -44,9 +52,7 @@ async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) 
     // A feed's own key, or the shared one, never reaches feed health's records or alerts.
     scrub: createSecretScrubber([...platform.sources.values()].flatMap((source) => (source.apiKey ? [source.apiKey] : []))),
   });
-  const rates = new Map(
-    [...wiring.delivery.controls].filter(([provider]) => targets.has(provider)).map(([provider, control]) => [provider, control.ratePerSecond]),
-  );
+  const rates = new Map([...delivery.controls].filter(([provider]) => targets.has(provider)).map(([provider, control]) => [provider, control.ratePerSecond]));
   registerDatabaseGauges(metrics, db, rates);
   if (metrics.enabled) await app.register(metricsRoutes, { metrics });
   await app.register(fastifySwaggerUi, docsUiOptions);
@@ -65,7 +71,5 @@ async function operations(app: FastifyInstance, { wiring }: { wiring: Wiring }) 
   const feedIds = [...platform.registry.feeds.map((manifest) => manifest.feed.id), ...platform.registry.coreFeedIds()];
   await app.register(adminDeliveryRoutes, { db, lanes, directProviders, feedIds });
   await app.register(adminLaneRoutes, { db, rates });
-  wiring.operations = { recordPoll, monitoredFeeds: feeds, directProviders, rates };
+  return { recordPoll, monitoredFeeds: feeds, directProviders, rates };
 }
-
-export const operationsWiring = fp(operations, { name: 'np-operations', dependencies: ['np-routes'] });

@@ -1,21 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { FeedPluginContext, SectionsConfig } from '../plugin-api/manifest.ts';
 import { countedPipeline } from '../observability/counted-pipeline.ts';
 import { NotificationPipelineService } from '../pipeline/notification-pipeline.ts';
 import { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import { wirePluginParts, type WiredParts } from '../plugins/plugin-parts.ts';
-import type { Wiring } from './services.ts';
+import type { CoreServices, Delivery, External, Observability, Pipeline, Platform } from './services.ts';
+
+export interface PipelineInputs {
+  readonly platform: Platform;
+  readonly external: External;
+  readonly observability: Observability;
+  readonly coreServices: CoreServices;
+  readonly delivery: Delivery;
+}
 
 /**
  * ProcessNotificationEvents, the subscription use cases, and the feed
  * plugins' contexts (the pipeline is their only way to deliver).
- * Fills `wiring.pipeline`.
  */
-async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
-  const { platform } = wiring;
-  const { db } = wiring.external;
-  const { targets, lanes, fanouts, rules } = wiring.delivery;
+export async function wirePipeline(app: FastifyInstance, inputs: PipelineInputs): Promise<Pipeline> {
+  const { platform, observability, coreServices, delivery } = inputs;
+  const { db } = inputs.external;
+  const { targets, lanes, fanouts, rules } = delivery;
   const settings = platform.config.NotificationPipeline;
   const service = new NotificationPipelineService({
     db,
@@ -25,12 +31,12 @@ async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
     fanouts,
     log: app.log.child({ component: 'pipeline' }),
     enabled: settings.Enabled,
-    rendering: wiring.delivery.rendering,
+    rendering: delivery.rendering,
     firstPageSize: settings.FanoutPageSize,
     holdAboveSubscriptions: settings.HoldAboveSubscriptions,
   });
   // What every caller hands events to: counted in the metrics.
-  const handOver = countedPipeline(service, wiring.observability.metrics);
+  const handOver = countedPipeline(service, observability.metrics);
   const subscriptions = new SubscriptionService({
     db,
     registry: platform.registry,
@@ -51,16 +57,14 @@ async function pipeline(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       coreConfig: platform.coreSettings,
       db,
       log: app.log.child({ plugin: manifest.id }),
-      auth: wiring.coreServices.auth,
+      auth: coreServices.auth,
       now: platform.now,
       pipeline: handOver,
-      metrics: wiring.observability.metrics.forPlugin(manifest.id),
+      metrics: observability.metrics.forPlugin(manifest.id),
       feeds: platform.feeds,
     };
     feedContexts.set(manifest.id, context);
     feedParts.set(manifest.id, await wirePluginParts(manifest, context));
   }
-  wiring.pipeline = { pipeline: service, handOver, subscriptions, feedContexts, feedParts };
+  return { pipeline: service, handOver, subscriptions, feedContexts, feedParts };
 }
-
-export const pipelineWiring = fp(pipeline, { name: 'np-pipeline', dependencies: ['np-delivery'] });

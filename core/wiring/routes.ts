@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { TrustCheck } from '../http/client-address.ts';
 import { installErrorHandler } from '../http/error-handler.ts';
 import { installHostCheck, installInputGuards } from '../http/request-guards.ts';
@@ -17,21 +16,29 @@ import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
 import type { DeclaredProperties } from '../subscriptions/subscription-schemas.ts';
 import { webRoutes } from '../web/web-routes.ts';
-import type { Wiring } from './services.ts';
+import type { CoreServices, Delivery, External, Pipeline, Platform } from './services.ts';
 
 const SERVICE_NAME = 'notification-pipeline';
 
+export interface RoutesInputs {
+  readonly platform: Platform;
+  readonly external: External;
+  readonly coreServices: CoreServices;
+  readonly delivery: Delivery;
+  readonly pipeline: Pipeline;
+  readonly trustedProxy: TrustCheck;
+}
+
 /** Routes, last: core's (health, catalog, subscriptions) and every plugin's, each in its own scope. */
-async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck; wiring: Wiring }) {
-  const { wiring } = options;
-  const { platform } = wiring;
-  const { database, readiness } = wiring.external;
+export async function wireRoutes(app: FastifyInstance, inputs: RoutesInputs): Promise<void> {
+  const { platform, external, coreServices, delivery, pipeline } = inputs;
+  const { database, readiness } = external;
   installErrorHandler(app, { bodyLimit: platform.config.Server.BodyLimitBytes, maxParamLength: MAX_PARAM_LENGTH });
   installJsonBodyParser(app);
   installHostCheck(app);
   // Before any route: admin routes authenticate before validating, HEAD never changes state, no request string holds NUL.
-  installRouteGuards(app, wiring.coreServices.auth.adminOnly);
-  installInputGuards(app, options.trustedProxy);
+  installRouteGuards(app, coreServices.auth.adminOnly);
+  installInputGuards(app, inputs.trustedProxy);
   await app.register(healthRoutes, {
     serviceName: SERVICE_NAME,
     now: platform.now,
@@ -42,7 +49,7 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
     },
   });
   await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
-  await app.register(providerRoutes, { list: () => providerCatalog(platform.registry.deliveries, wiring.delivery.targets) });
+  await app.register(providerRoutes, { list: () => providerCatalog(platform.registry.deliveries, delivery.targets) });
   await app.register(localeRoutes);
   const mapSettings = platform.config.Map;
   const geocoderSettings = platform.config.Geocoder;
@@ -54,7 +61,7 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
         userAgent: `${SERVICE_NAME} (${platform.config.PublicBaseUrl})`,
       })
     : null;
-  if (geocoder) wiring.external.shutdown.add('geocoder', () => geocoder.close());
+  if (geocoder) external.shutdown.add('geocoder', () => geocoder.close());
   await app.register(mapSettingsRoutes, {
     tileUrl: mapSettings.TileUrl ?? null,
     attribution: mapSettings.Attribution ?? null,
@@ -63,30 +70,30 @@ async function routes(app: FastifyInstance, options: { trustedProxy: TrustCheck;
     geocoder,
   });
   await app.register(subscriptionRoutes, {
-    service: wiring.pipeline.subscriptions,
-    providers: [...wiring.delivery.targets.keys()],
+    service: pipeline.subscriptions,
+    providers: [...delivery.targets.keys()],
     deliveryProperties: declared(platform.registry.deliveries.map((m) => m.deliveryProperties)),
     createdProperties: declared(platform.registry.deliveries.map((m) => m.createdProperties)),
-    authenticate: wiring.coreServices.auth.authenticate,
+    authenticate: coreServices.auth.authenticate,
   });
   await app.register(webRoutes, {
-    service: wiring.pipeline.subscriptions,
-    authenticate: wiring.coreServices.auth.authenticate,
+    service: pipeline.subscriptions,
+    authenticate: coreServices.auth.authenticate,
     tileUrl: mapSettings.TileUrl ?? null,
   });
   await app.register(publicViewRoutes, {
     context: {
       registry: platform.registry,
-      db: wiring.external.db,
+      db: external.db,
       publicBaseUrl: platform.config.PublicBaseUrl,
       now: platform.now,
       // The same sections the feed's renderers get.
       feedConfig: platform.feedConfig,
     },
-    subscriptions: wiring.pipeline.subscriptions,
-    authenticate: wiring.coreServices.auth.authenticate,
+    subscriptions: pipeline.subscriptions,
+    authenticate: coreServices.auth.authenticate,
   });
-  for (const parts of [...wiring.delivery.parts.values(), ...wiring.pipeline.feedParts.values()]) {
+  for (const parts of [...delivery.parts.values(), ...pipeline.feedParts.values()]) {
     const { routes } = parts;
     if (routes) await app.register(async (scope) => routes(scope));
   }
@@ -113,5 +120,3 @@ async function databaseAnswers(query: () => PromiseLike<unknown>, budgetMs: numb
 function declared(all: ReadonlyArray<DeclaredProperties | undefined>): DeclaredProperties {
   return Object.assign({}, ...[...all].reverse().filter(Boolean));
 }
-
-export const routesWiring = fp(routes, { name: 'np-routes', dependencies: ['np-pipeline'] });

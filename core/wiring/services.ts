@@ -59,15 +59,14 @@ export interface External {
   readonly readiness: { migrated: boolean; pluginsLoaded: boolean };
 }
 
-/** Core's own services, before any plugin is wired. */
-/** What watches the service (observability.ts fills it). */
+/** What watches the service (observability.ts makes it). */
 export interface Observability {
   readonly metrics: ServiceMetrics;
   /** Where delivery outcomes are recorded (the dispatcher, the ledger port) tells it. */
   readonly deliveries: DeliveryObserver;
 }
 
-/** What an operator reads and does (operations.ts fills it). */
+/** What an operator reads and does (operations.ts makes it). */
 export interface Operations {
   /** The feed monitors' onPoll: counts, logs and records every poll (feed health, its alerts). */
   readonly recordPoll: (report: PollReport) => Promise<void>;
@@ -79,6 +78,7 @@ export interface Operations {
   readonly rates: ReadonlyMap<string, number>;
 }
 
+/** Core's own services, before any plugin is wired. */
 export interface CoreServices {
   readonly auth: CallerAuth;
   readonly endpoints: EndpointChecker;
@@ -143,24 +143,12 @@ export interface AppServices {
   readonly recordPoll: Operations['recordPoll'];
 }
 
-/**
- * What the wiring steps build, each step reading the ones before and
- * filling its own part. It lives in buildApp and in the options of core's
- * own wiring plugins, never on the Fastify instance: a plugin's scope
- * inherits every decoration of the root, and core's services must not be
- * within its reach.
- */
-export interface Wiring {
+/** What the last steps (the console, the workers) read: every step's output before them. */
+export interface WiredBefore {
   readonly platform: Platform;
-  external: External;
-  observability: Observability;
-  coreServices: CoreServices;
-  delivery: Delivery;
-  pipeline: Pipeline;
-  operations: Operations;
-}
-
-/** The wiring before its first step: only the platform is known. */
-export function startWiring(platform: Platform): Wiring {
-  return { platform } as Wiring;
+  readonly external: External;
+  readonly coreServices: CoreServices;
+  readonly delivery: Delivery;
+  readonly pipeline: Pipeline;
+  readonly operations: Operations;
 }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { feedMonitorWorker } from '../feeds/feed-monitor-runner.ts';
 import { retentionWorker } from '../retention/retention-worker.ts';
 import { catchUpWorker } from '../pipeline/quiet-hours/catch-up-release.ts';
 import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
-import type { Wiring } from './services.ts';
+import type { WiredBefore } from './services.ts';
 
 /**
  * Once everything is wired (onReady): the env system subscriptions, then
@@ -12,16 +11,16 @@ import type { Wiring } from './services.ts';
  * answers wake-ups; with workers on, every queue is started and swept, and
  * the monitors of the enabled feeds and the plugins' own workers run.
  */
-async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
-  const { platform } = wiring;
-  const { db, workers: scheduler, readiness } = wiring.external;
-  const { queues, endpoints } = wiring.coreServices;
-  const { targets } = wiring.delivery;
-  const { handOver, feedContexts } = wiring.pipeline;
-  const { recordPoll } = wiring.operations;
+export function wireWorkers(app: FastifyInstance, inputs: WiredBefore): void {
+  const { platform, delivery, pipeline } = inputs;
+  const { db, workers: scheduler, readiness } = inputs.external;
+  const { queues, endpoints } = inputs.coreServices;
+  const { targets } = delivery;
+  const { handOver, feedContexts } = pipeline;
+  const { recordPoll } = inputs.operations;
   const pipelineOn = platform.config.NotificationPipeline.Enabled;
   // The queues of the pipeline itself (off with the master switch); plugins' queues (the email outbox) run regardless.
-  const PIPELINE_QUEUES = [...wiring.delivery.fanouts.queueNames(), ...wiring.delivery.lanes.queueNames()];
+  const PIPELINE_QUEUES = [...delivery.fanouts.queueNames(), ...delivery.lanes.queueNames()];
   app.addHook('onReady', async () => {
     await syncSystemSubscriptions(db, platform.config.NotificationPipeline.SystemSubscriptions, platform.registry, targets);
     if (!platform.runWorkers) {
@@ -31,7 +30,7 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
       for (const sweep of queues.start({ sweeps: true, names })) scheduler.register(sweep);
       scheduler.register(retentionWorker(db, platform.config.Retention, platform.now));
       if (pipelineOn) {
-        const { lanes, rendering } = wiring.delivery;
+        const { lanes, rendering } = delivery;
         scheduler.register(
           catchUpWorker({
             db,
@@ -56,14 +55,12 @@ async function workers(app: FastifyInstance, { wiring }: { wiring: Wiring }) {
             onPoll: recordPoll,
           }),
         );
-        for (const worker of wiring.pipeline.feedParts.get(manifest.id)!.workers()) scheduler.register(worker);
+        for (const worker of pipeline.feedParts.get(manifest.id)!.workers()) scheduler.register(worker);
       }
       for (const manifest of platform.registry.deliveries) {
-        for (const worker of wiring.delivery.parts.get(manifest.id)!.workers()) scheduler.register(worker);
+        for (const worker of delivery.parts.get(manifest.id)!.workers()) scheduler.register(worker);
       }
     }
     readiness.pluginsLoaded = true;
   });
 }
-
-export const workersWiring = fp(workers, { name: 'np-workers', dependencies: ['np-console'] });

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'core/pipeline/matching/subscription-filter.test.ts',
+      'core/matching/subscription-filter.test.ts',
       'core/plugin-api/retry-policy.test.ts',
       'core/delivery/delivery-outcome.test.ts',
       'core/subscriptions/create-limits.test.ts',

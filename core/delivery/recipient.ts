@@ -1,5 +1,5 @@
 import type { SubscriptionRecipient, SubscriptionScope } from '../plugin-api/delivery-types.ts';
-import { DEFAULT_LOCALE, isLocale } from '../plugin-api/messages.ts';
+import { DEFAULT_LOCALE, isLocale } from '../i18n/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 /** The subscription columns a delivery target is shown. */

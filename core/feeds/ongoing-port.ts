@@ -5,7 +5,7 @@ import type { OngoingPort, OngoingSummary } from '../plugin-api/core-ports.ts';
 import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
 import type { OngoingItem } from '../plugin-api/feed-types.ts';
 import type { FeedPluginContext, FeedPluginManifest } from '../plugin-api/manifest.ts';
-import { compileFilter, type FilterMatchOf, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { compileFilter, type FilterMatchOf, type SubscriptionFilter } from '../matching/index.ts';
 
 /** A subscription as matching needs it. */
 export interface SubscriptionInterest {

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import { createTranslator, DEFAULT_LOCALE, loadMessages, type MessageCatalog } from '../plugin-api/messages.ts';
+import { createTranslator, DEFAULT_LOCALE, loadMessages, type MessageCatalog, coreMessages } from '../i18n/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
-import { coreMessages } from '../i18n/core-messages.ts';
 import { CATCH_UP_EVENT_TYPE } from './quiet-hours/catch-up-release.ts';
 import { renderTestEvent, TEST_EVENT_TYPE } from './test-event.ts';
 import { safeText } from './safe-text.ts';

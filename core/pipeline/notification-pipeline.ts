@@ -7,8 +7,9 @@ import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryLanes } from '../delivery/index.ts';
 import { systemDeliveryExists } from '../ledger/index.ts';
 import { cellsForShapes } from '../places/index.ts';
-import { eventOfRow, insertEvents, subscriptionPage, systemSubscriptions, type PreparedEvent } from './event-store.ts';
-import { activeSubscriptionCount, matchCounts, totalOf } from './hold/match-counts.ts';
+import { eventOfRow, insertEvents, type PreparedEvent } from './event-store.ts';
+import { subscriptionPage, systemSubscriptions } from '../matching/index.ts';
+import { discardHeldEvent, holdAboveThreshold, releaseHeldEvent } from '../hold/index.ts';
 import { claimPage, type ClaimedPage, type FanoutEvent, type FanoutRules } from './fanout/claim-page.ts';
 import type { FanoutLanes } from './fanout/fanout-lanes.ts';
 import type { FeedRendering } from './feed-rendering.ts';
@@ -124,7 +125,15 @@ export class NotificationPipelineService implements NotificationPipeline {
     };
     for (const [feedId, all] of byFeed) {
       // An operator's own call (an announcement they confirmed, a /test) is never held.
-      const held = options.onlySubscriptionIds || options.awaitDelivery ? new Set<number>() : await this.#holdAboveThreshold(trx, feedId, all);
+      const held =
+        options.onlySubscriptionIds || options.awaitDelivery
+          ? new Set<number>()
+          : await holdAboveThreshold(
+              trx,
+              { filters: rules.filters, above: this.#deps.holdAboveSubscriptions ?? 0, pageSize: this.#deps.firstPageSize, log: this.#deps.log },
+              feedId,
+              all,
+            );
       const feedEvents = all.filter((entry) => !held.has(entry.eventId));
       heldAny ||= held.size > 0;
       if (feedEvents.length === 0) continue;
@@ -188,39 +197,6 @@ export class NotificationPipelineService implements NotificationPipeline {
   }
 
   /**
-   * Events of one feed that would reach more subscriptions than
-   * NotificationPipeline__HoldAboveSubscriptions are stored `held`, with
-   * their count, and claim nothing (their ids are returned). A feed with
-   * fewer active subscriptions than the threshold costs one count.
-   */
-  async #holdAboveThreshold(trx: Knex.Transaction, feedId: string, events: readonly FanoutEvent[]): Promise<Set<number>> {
-    const above = this.#deps.holdAboveSubscriptions ?? 0;
-    const held = new Set<number>();
-    if (above <= 0 || (await activeSubscriptionCount(trx, feedId)) <= above) return held;
-    // Counting stops once every event is over the threshold: bounded by what the question needs.
-    const counts = await matchCounts(
-      trx,
-      this.#deps.rules.filters,
-      feedId,
-      events.map((entry) => entry.event),
-      this.#deps.firstPageSize,
-      above,
-    );
-    for (const [index, entry] of events.entries()) {
-      const reach = totalOf(counts[index]);
-      if (reach <= above) continue;
-      const byProvider = JSON.stringify(Object.fromEntries([...counts[index]!].sort()));
-      await trx('notification_events').where({ id: entry.eventId }).update({ hold_status: 'held', hold_count: reach, hold_by_provider: byProvider });
-      held.add(entry.eventId);
-      this.#deps.log.warn(
-        { feedId, eventType: entry.event.eventType, sourceKey: entry.event.sourceKey, subscriptions: reach, holdAbove: above },
-        'event held for an operator: it would reach more subscriptions than NotificationPipeline__HoldAboveSubscriptions',
-      );
-    }
-    return held;
-  }
-
-  /**
    * An operator releases a held event: once (the first release wins, on any
    * instance), its System subscriptions are claimed and its fan-out starts
    * from the first subscription, as a hand-over's would. False when it is
@@ -229,10 +205,7 @@ export class NotificationPipelineService implements NotificationPipeline {
    */
   async releaseHeld(eventId: number, actor: string, record?: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
     return this.#deps.db.transaction(async (trx) => {
-      const [row] = await trx('notification_events')
-        .where({ id: eventId, hold_status: 'held' })
-        .update({ hold_status: 'released', hold_decided_by: actor, hold_decided_at: trx.fn.now() })
-        .returning(['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'urgent', 'geometry']);
+      const row = await releaseHeldEvent(trx, eventId, actor);
       if (!row) return false;
       const entry: FanoutEvent = { eventId, event: eventOfRow(row), itemKey: row.item_key };
       const system = await claimPage(trx, this.#deps.rules, row.feed_id, [entry], await systemSubscriptions(trx, row.feed_id));
@@ -246,10 +219,7 @@ export class NotificationPipelineService implements NotificationPipeline {
   /** An operator discards a held event: it is never delivered. False when it is not held. `record` runs in the same transaction (the audit line). */
   async discardHeld(eventId: number, actor: string, record?: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
     return this.#deps.db.transaction(async (trx) => {
-      const changed = await trx('notification_events')
-        .where({ id: eventId, hold_status: 'held' })
-        .update({ hold_status: 'discarded', hold_decided_by: actor, hold_decided_at: trx.fn.now() });
-      if (Number(changed) !== 1) return false;
+      if (!(await discardHeldEvent(trx, eventId, actor))) return false;
       await record?.(trx);
       return true;
     });

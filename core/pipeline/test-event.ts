@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import type { Translate } from '../plugin-api/messages.ts';
+import type { Translate } from '../i18n/index.ts';
 
 /** Core's own event type for `/test`: every feed accepts it, core renders it. */
 export const TEST_EVENT_TYPE = 'Test';

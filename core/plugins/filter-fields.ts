@@ -1,5 +1,5 @@
 import type { FilterableField, FilterFieldDefinition, FilterMatch, NotificationFeedDefinition } from '../plugin-api/feed-types.ts';
-import type { Translate } from '../plugin-api/messages.ts';
+import type { Translate } from '../i18n/index.ts';
 
 /**
  * The three fields core knew before feeds had words of their own: their

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { intlLocale, LOCALES } from '../plugin-api/messages.ts';
+import { intlLocale, LOCALES } from '../i18n/index.ts';
 
 /**
  * The platform's checks of one plugin folder that need no running service

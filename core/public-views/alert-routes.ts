@@ -2,7 +2,7 @@ import { capPolygons } from '../places/index.ts';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
-import { compileFilter } from '../pipeline/matching/subscription-filter.ts';
+import { compileFilter } from '../matching/index.ts';
 import { fieldMatchOf } from '../plugins/filter-fields.ts';
 import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';
 import { ATOM_CONTENT_TYPE, renderAtom } from './atom-document.ts';

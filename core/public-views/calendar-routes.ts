@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
-import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import type { SubscriptionFilter } from '../matching/index.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
 import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';

@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { ICalCalendar, ICalEventStatus } from 'ical-generator';
 import type { FilterMatch } from '../plugin-api/feed-types.ts';
-import { compileFilter, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { compileFilter, type SubscriptionFilter } from '../matching/index.ts';
 import type { CalendarEntry, FeedCalendar } from '../plugin-api/public-views.ts';
 import { icsText } from './ics-text.ts';
 

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Errors } from '../errors.ts';
-import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import type { SubscriptionFilter } from '../matching/index.ts';
 
 const MAX_TERMS = 50;
 const MAX_TERM_LENGTH = 100;

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { FILTER_MATCHES, FILTERABLE_FIELDS, type FilterableField, type NotificationFeedDefinition } from '../plugin-api/feed-types.ts';
 import { catalogFieldsOf, filterFieldsOf, isLegacyFilterId, LEGACY_FILTER_FIELDS, resolveFilterFields } from '../plugins/filter-fields.ts';
 import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
-import { createTranslator, LOCALES, loadMessages, type MessageCatalog } from '../plugin-api/messages.ts';
+import { createTranslator, LOCALES, loadMessages, type MessageCatalog } from '../i18n/index.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 
 const Field = Type.Union(FILTERABLE_FIELDS.map((field) => Type.Literal(field)));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { DEFAULT_LOCALE, LOCALES } from '../plugin-api/messages.ts';
+import { DEFAULT_LOCALE, LOCALES } from '../i18n/index.ts';
 
 const LocalesSchema = Type.Object({
   default: Type.String({ description: 'The language of a subscription that chose none.' }),

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { Errors } from '../errors.ts';
-import type { Geocoder } from '../places/geocoder.ts';
-import { DEFAULT_RADIUS_METERS, MAX_PLACES, MAX_RADIUS_METERS } from '../places/index.ts';
+import { type Geocoder, DEFAULT_RADIUS_METERS, MAX_PLACES, MAX_RADIUS_METERS } from '../places/index.ts';
 import { errorBody } from '../http/error-body.ts';
 import { errorResponses } from '../plugin-api/response-schemas.ts';
 

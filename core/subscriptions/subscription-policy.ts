@@ -4,7 +4,7 @@ import { stripBidiControls } from '../plugin-api/user-text.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { FeedPluginManifest } from '../plugin-api/manifest.ts';
 import { filterFieldsOf, isLegacyFilterId } from '../plugins/filter-fields.ts';
-import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import type { SubscriptionFilter } from '../matching/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { pgArray as array } from '../plugin-api/pg-array.ts';
 import type { UsageByKey } from './create-limits.ts';
 import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
-import { wherePlacesOnly, type SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import { wherePlacesOnly, type SubscriptionFilter } from '../matching/index.ts';
 import { placeCells } from '../places/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 
@@ -51,7 +51,7 @@ export async function subscriptionsTo(db: Db, provider: string, destination: str
   return db(TABLE).where({ provider, destination }).orderBy('id');
 }
 
-export { activeAmong } from '../delivery/active-subscriptions.ts';
+export { activeAmong } from '../delivery/index.ts';
 
 /** Changes what a subscriber may change (its name, its filter); answers the row as stored. */
 export async function updateSubscription(

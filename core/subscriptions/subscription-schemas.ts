@@ -1,5 +1,5 @@
 import Type, { type TSchema } from 'typebox';
-import { LOCALES } from '../plugin-api/messages.ts';
+import { LOCALES } from '../i18n/index.ts';
 import { DEFAULT_RADIUS_METERS, MAX_PLACE_NAME, MAX_PLACES, MAX_RADIUS_METERS } from '../places/index.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });

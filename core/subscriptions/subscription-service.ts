@@ -5,7 +5,7 @@ import type { Caller } from '../http/caller-auth.ts';
 import type { CreatedAnswer, DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import { toRecipient } from '../delivery/index.ts';
 import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
-import type { SubscriptionFilter } from '../pipeline/matching/subscription-filter.ts';
+import type { SubscriptionFilter } from '../matching/index.ts';
 import { createTestEvent } from '../pipeline/test-event.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import { limitKey } from '../http/client-address.ts';

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { Caller } from '../http/caller-auth.ts';
-import { manageTokenOf } from '../http/caller-auth.ts';
+import { type Caller, manageTokenOf } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
 import { errorResponses, textResponse } from '../plugin-api/response-schemas.ts';
 import { PublicIdParams } from '../subscriptions/subscription-schemas.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import { Errors } from '../errors.ts';
-import { coreMessages } from '../i18n/core-messages.ts';
-import { createTranslator, DEFAULT_LOCALE, LOCALES } from '../plugin-api/messages.ts';
+import { coreMessages, createTranslator, DEFAULT_LOCALE, LOCALES } from '../i18n/index.ts';
 import { ASSET_NAMES, loadAsset, loadVendorAsset, PAGE_HEADERS, pageHeadersWithTiles, VENDOR_ASSETS, type PageAsset } from './page-assets.ts';
 
 export interface WebRouteOptions {

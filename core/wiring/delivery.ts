@@ -10,7 +10,7 @@ import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
 import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
 import { FanoutLanes } from '../pipeline/fanout/fanout-lanes.ts';
 import { wirePluginParts, type WiredParts } from '../plugins/plugin-parts.ts';
-import { FilterCache } from '../pipeline/matching/subscription-filter.ts';
+import { FilterCache } from '../matching/index.ts';
 import type { Later } from './later.ts';
 import type { CoreServices, Delivery, External, Observability, Platform } from './services.ts';
 

@@ -9,7 +9,7 @@ import { feedRoutes } from '../routes/feeds.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { providerRoutes } from '../routes/providers.ts';
 import { mapSettingsRoutes, parseCenter } from '../routes/map.ts';
-import { createGeocoder } from '../places/geocoder.ts';
+import { createGeocoder } from '../places/index.ts';
 import { localeRoutes } from '../routes/locales.ts';
 import { providerCatalog } from '../plugins/provider-catalog.ts';
 import { publicViewRoutes } from '../public-views/public-view-routes.ts';

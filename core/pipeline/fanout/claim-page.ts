@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
-import type { ClaimLease } from '../../delivery/index.ts';
-import type { LeasedClaim } from '../../delivery/index.ts';
+import type { ClaimLease, LeasedClaim } from '../../delivery/index.ts';
 import { claimRows, followsEarlierEvent, holdForQuietHours, supersedeWaiting, unreleasedHolds, waitOutCooldown, type ClaimTarget } from '../../ledger/index.ts';
 import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
-import type { SubscriptionRow } from '../event-store.ts';
-import type { FilterCache } from '../matching/subscription-filter.ts';
+import type { FilterCache, SubscriptionRow } from '../../matching/index.ts';
 import { quietHoursOf } from '../quiet-hours/hold-claims.ts';
 import { holdUntil } from '../quiet-hours/quiet-hours.ts';
 import { TEST_EVENT_TYPE } from '../test-event.ts';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { DeliveryLanes } from '../../delivery/index.ts';
 import type { QueueHandle, QueueRegistry } from '../../queue/queue-registry.ts';
 import { cellsForShapes } from '../../places/index.ts';
-import { subscriptionPage } from '../event-store.ts';
+import { subscriptionPage } from '../../matching/index.ts';
 import { claimPage, type FanoutRules } from './claim-page.ts';
 import { FanoutStore, type FanoutOutcome, type PendingFanout } from './fanout-store.ts';
 

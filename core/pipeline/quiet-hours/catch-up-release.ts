@@ -7,8 +7,7 @@ import { eventOfRow, insertEvents } from '../event-store.ts';
 import { safeText } from '../safe-text.ts';
 import { quietHoursOf } from './hold-claims.ts';
 import { catchUpMessage, type HeldDelivery } from './quiet-hours.ts';
-import { coreMessages } from '../../i18n/core-messages.ts';
-import { createTranslator, intlLocale } from '../../plugin-api/messages.ts';
+import { coreMessages, createTranslator, intlLocale } from '../../i18n/index.ts';
 
 /** Core's event type of a catch-up (one subscription's held deliveries, told at once): never public, never matched. */
 export const CATCH_UP_EVENT_TYPE = 'CatchUp';

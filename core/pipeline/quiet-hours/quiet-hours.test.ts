@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderedNotification } from '../../plugin-api/feed-types.ts';
 import { catchUpMessage, holdUntil, quietUntil, type HeldDelivery, type QuietHours } from './quiet-hours.ts';
-import { coreMessages } from '../../i18n/core-messages.ts';
-import { createTranslator, intlLocale } from '../../plugin-api/messages.ts';
+import { coreMessages, createTranslator, intlLocale } from '../../i18n/index.ts';
 
 const words = (timeZone: string, locale = 'en') => ({ t: createTranslator(coreMessages, locale), intlLocale: intlLocale(locale), timeZone });
 

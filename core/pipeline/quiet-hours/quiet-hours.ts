@@ -1,9 +1,7 @@
 import { TZDate } from '@date-fns/tz';
-import { wallClock } from '../../plugin-api/time-format.ts';
+import { wallClock, formatClockTime, type Translate } from '../../i18n/index.ts';
 import { NOTIFICATION_PRIORITIES, type RenderedNotification } from '../../plugin-api/feed-types.ts';
-import { formatClockTime } from '../../plugin-api/time-format.ts';
 import { singleLine } from '../../plugin-api/user-text.ts';
-import type { Translate } from '../../plugin-api/messages.ts';
 
 /**
  * Quiet hours (a subscriber's `preferences.quietHours`), pure: the clock,

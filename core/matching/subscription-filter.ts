@@ -1,5 +1,5 @@
-import type { FilterMatch, NotificationEvent } from '../../plugin-api/feed-types.ts';
-import { placeReaches, type Place } from '../../places/index.ts';
+import type { FilterMatch, NotificationEvent } from '../plugin-api/feed-types.ts';
+import { placeReaches, type Place } from '../places/index.ts';
 
 /** A subscription's filter as clients send it and as stored in filter_json. */
 export interface SubscriptionFilter {

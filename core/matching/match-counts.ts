@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
-import { cellsForShapes } from '../../places/index.ts';
-import { subscriptionPage, systemSubscriptions, type SubscriptionRow } from '../event-store.ts';
-import type { FilterCache } from '../matching/subscription-filter.ts';
+import type { NotificationEvent } from '../plugin-api/feed-types.ts';
+import { cellsForShapes } from '../places/index.ts';
+import { subscriptionPage, systemSubscriptions, type SubscriptionRow } from './subscription-pages.ts';
+import type { FilterCache } from './subscription-filter.ts';
 
 type Db = Knex | Knex.Transaction;
 

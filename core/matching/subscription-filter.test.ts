@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FilterMatch, NotificationEvent } from '../../plugin-api/feed-types.ts';
+import type { FilterMatch, NotificationEvent } from '../plugin-api/feed-types.ts';
 import { compileFilter, FilterCache, type SubscriptionFilter } from './subscription-filter.ts';
 
 const event = (fields: Record<string, string>, eventType = 'NewOutage'): NotificationEvent => ({

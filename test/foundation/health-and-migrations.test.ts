@@ -55,7 +55,7 @@ describe.each(await databaseKinds())('health and migrations on %s', (kind) => {
 
 describe.runIf((await databaseKinds()).includes('postgres'))('two instances starting together on an empty PostgreSQL database', () => {
   it('both start, and the migrations are applied once', async () => {
-    const database = await provisionDatabase('postgres');
+    const database = await provisionDatabase('postgres', { empty: true });
     try {
       const [a, b] = await Promise.all([
         startTestApp({ pluginsDir: EVERY_INSTALLED_PLUGIN, database }),

@@ -1,10 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { dropLeftoverDatabases, postgresReachable, scratchParent, tmpRoot } from './databases.ts';
+import { createDatabase } from '../../core/db/database.ts';
+import { runMigrations } from '../../core/db/migrate.ts';
+import { coreMigrationsDir } from '../../core/paths.ts';
+import { createTemplateDatabase, dropDatabase, dropLeftoverDatabases, postgresReachable, scratchParent, tmpRoot } from './databases.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export default async function setup(): Promise<() => void> {
+export default async function setup(): Promise<() => Promise<void>> {
   // A killed run cannot clean up after itself: stale scratch folders go. A run side by side in the same checkout keeps its own.
   mkdirSync(scratchParent(), { recursive: true });
   for (const name of readdirSync(scratchParent())) {
@@ -14,7 +17,22 @@ export default async function setup(): Promise<() => void> {
   // The test files' workers inherit this: they all put their scratch folders in this run's own (a fresh name, never another run's).
   process.env.NP_TEST_RUN = path.basename(mkdtempSync(path.join(scratchParent(), `run-${process.pid}-`)));
   const scratch = tmpRoot();
-  if (await postgresReachable()) await dropLeftoverDatabases();
-  else console.warn('PostgreSQL is not reachable: integration tests run on embedded PGlite only.');
-  return () => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+  let template: string | undefined;
+  if (await postgresReachable()) {
+    await dropLeftoverDatabases();
+    template = await createTemplateDatabase(async (connectionString) => {
+      const database = createDatabase({ connectionString });
+      try {
+        await runMigrations(database, [coreMigrationsDir]);
+      } finally {
+        await database.knex.destroy();
+      }
+    });
+    // The workers inherit it too: each test file's PostgreSQL database is a copy of it.
+    process.env.NP_TEST_TEMPLATE_DB = template;
+  } else console.warn('PostgreSQL is not reachable: integration tests run on embedded PGlite only.');
+  return async () => {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+    if (template) await dropDatabase(template);
+  };
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -262,7 +262,8 @@ describe('deploy.sh on a local target', () => {
     mkdirSync(path.join(base, 'releases'));
     const holder = spawn('flock', [path.join(base, '.deploy.lock'), 'sleep', '10'], { stdio: 'ignore' });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Held once a try without waiting fails.
+      await expect.poll(() => spawnSync('flock', ['-n', path.join(base, '.deploy.lock'), 'true']).status).toBe(1);
       const result = await deploy('f1', 'ready');
       expect(result.code).toBe(5);
       expect(result.stderr).toContain('another deploy holds');

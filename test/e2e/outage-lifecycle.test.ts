@@ -7,6 +7,7 @@ import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utili
 import { capSchemaErrors, parseCap, referencesOf } from '../helpers/cap-validation.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { advanceLedgerClock } from '../helpers/ledger-clock.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { servicesOf } from '../../core/app.ts';
 
@@ -166,7 +167,8 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     // The push server holds a message before the batch that sent it records it: let that batch settle.
     await servicesOf(h.app).dispatcher.settle();
   };
-  const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+  /** The cooldown (a second) passes: the database's clock moves on, as the ledger sees it. */
+  const passCooldown = () => advanceLedgerClock(h.knex(), 1);
   /** The cooldown ends now for the rows it holds (what the hour passing would do), and the dispatcher is woken. */
   const endWindow = async () => {
     await h
@@ -189,11 +191,11 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T12:00:00+05:30' })]);
     await h.poll();
     expect(estimateLines(h.kandy)).toEqual(['Estimated restoration: 22 Nov 2026, 12:00 GMT+5:30']);
-    await pause(1);
+    await passCooldown();
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T13:00:00+05:30' })]);
     await h.poll();
     await waitForMessages(h.kandy, 2);
-    await pause(1);
+    await passCooldown();
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T14:30:00+05:30' })]);
     await h.poll();
     await waitForMessages(h.kandy, 3);
@@ -219,14 +221,15 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
   });
 
   it('the same estimate twice gives nothing (an unchanged answer, another field changed, the same instant with another offset)', async () => {
-    await pause(1);
+    await passCooldown();
     const before = h.push.allMessages().length;
     await h.poll();
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T14:30:00+05:30', customersAffected: 900 })]);
     await h.poll();
     h.feed.setPowerOutages([outage('PO-1', OFF, { estimatedRestoration: '2026-11-22T09:00:00Z', customersAffected: 900 })]);
     await h.poll();
-    await pause(1);
+    await passCooldown();
+    servicesOf(h.app).dispatcher.wake();
     await servicesOf(h.app).dispatcher.settle();
     expect(h.push.allMessages()).toHaveLength(before);
   });

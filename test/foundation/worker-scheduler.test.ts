@@ -15,7 +15,14 @@ function captureLogger() {
   return { log, lines };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A promise the test settles itself: an iteration waits on it instead of on a timer. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
 
 describe('worker scheduler', () => {
   let database: ProvisionedDatabase;
@@ -45,7 +52,8 @@ describe('worker scheduler', () => {
         if (calls === 1) throw new Error('feed exploded');
       },
     });
-    await expect.poll(() => calls, { timeout: 4000 }).toBeGreaterThanOrEqual(2);
+    // The second call is the next tick, a second (the interval) after the first.
+    await expect.poll(() => calls, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     await scheduler.stop();
     const failure = lines.find((line) => line.msg === 'worker iteration failed; the next tick runs as planned');
     expect(failure).toMatchObject({ worker: 'flaky', err: { message: 'feed exploded' } });
@@ -57,6 +65,7 @@ describe('worker scheduler', () => {
     let active = 0;
     let maxActive = 0;
     let runs = 0;
+    const slow = gate();
     scheduler.register({
       name: 'slow',
       intervalSeconds: 1,
@@ -65,15 +74,18 @@ describe('worker scheduler', () => {
         active += 1;
         runs += 1;
         maxActive = Math.max(maxActive, active);
-        await sleep(1500);
+        await slow.opened;
         active -= 1;
       },
     });
-    await Promise.all([scheduler.runNow('slow'), scheduler.runNow('slow')]);
-    await sleep(1200);
+    // The first tick runs at once and waits; two more iterations are asked for while it does.
+    await expect.poll(() => active).toBe(1);
+    const asked = Promise.all([scheduler.runNow('slow'), scheduler.runNow('slow')]);
+    slow.open();
+    await asked;
     await scheduler.stop();
     expect(maxActive).toBe(1);
-    expect(runs).toBeGreaterThanOrEqual(1);
+    expect(runs).toBeGreaterThanOrEqual(3);
   });
 
   it('runs an exclusive worker once per period across two instances on one database', async () => {
@@ -84,7 +96,8 @@ describe('worker scheduler', () => {
       scheduler.register({ name: 'shared-monitor', intervalSeconds: 3600, run: async () => void runsBy.push(owner) });
       return scheduler;
     });
-    await sleep(300);
+    // Each instance's first tick runs at once: one of them takes the lease and runs.
+    await expect.poll(() => runsBy.length).toBe(1);
     await Promise.all(schedulers.map((scheduler) => scheduler.runNow('shared-monitor')));
     await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
     expect(runsBy).toHaveLength(1);
@@ -112,17 +125,20 @@ describe('worker scheduler', () => {
     const scheduler = new WorkerScheduler(new ToadScheduler(), new WorkerLeases(knex, 'c'), log);
     let finished = false;
     let sawAbort = false;
+    const started = gate();
     scheduler.register({
       name: 'long',
       intervalSeconds: 3600,
       exclusive: false,
       run: async ({ signal }) => {
-        await sleep(300);
+        started.open();
+        // Runs until it is told to stop.
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
         sawAbort = signal.aborted;
         finished = true;
       },
     });
-    await sleep(50);
+    await started.opened;
     await scheduler.stop();
     expect(finished).toBe(true);
     expect(sawAbort).toBe(true);

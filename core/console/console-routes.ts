@@ -64,6 +64,7 @@ declare module '@fastify/secure-session' {
 }
 
 const SESSION_COOKIE = 'np_console';
+const BROWSER_HALF = new URL('./web/', import.meta.url);
 const tags = ['console'];
 const Terms = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
 const AnnouncementBody = Type.Object(
@@ -123,7 +124,9 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
   });
   await app.register(fastifyCsrf, { sessionPlugin: '@fastify/secure-session', getToken: (request) => request.headers['x-csrf-token'] as string | undefined });
   const { db } = options;
-  const page = loadAsset('console.html');
+  // The console's browser half, beside this: its page, and its script served among the pages' (/web/), whose modules it imports.
+  const page = loadAsset('console.html', BROWSER_HALF);
+  const script = loadAsset('console.js', BROWSER_HALF);
 
   /**
    * The signed-in actor, checked against the sign-in's own end (the
@@ -171,6 +174,11 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
         .headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' })
         .type(page.contentType)
         .send(page.body),
+  );
+  app.get(
+    '/web/console.js',
+    { schema: { summary: "The console's script", tags, response: { 200: textResponse('text/javascript', 'The script.') } } },
+    async (_request, reply) => reply.headers(PAGE_HEADERS).type(script.contentType).send(script.body),
   );
 
   const Me = Type.Object({

@@ -28,7 +28,6 @@ export const ASSET_NAMES = [
   'dom.js',
   'times.js',
   'browser-push.js',
-  'console.js',
   'durations.js',
   'map-view.js',
   'places.js',
@@ -109,9 +108,10 @@ export interface PageAsset {
   readonly contentType: string;
 }
 
-export function loadAsset(name: string): PageAsset {
+/** A page's file: from the pages' shared folder (static/), or from `folder` (a capability's own browser half, as the console's). */
+export function loadAsset(name: string, folder: URL = STATIC_DIR): PageAsset {
   const extension = name.slice(name.lastIndexOf('.'));
   const contentType = CONTENT_TYPES[extension];
   if (!contentType) throw new Error(`no content type for ${name}`);
-  return { body: readFileSync(new URL(name, STATIC_DIR), 'utf8'), contentType };
+  return { body: readFileSync(new URL(name, folder), 'utf8'), contentType };
 }

@@ -25,6 +25,7 @@ export { followsEarlierEvent, supersedeWaiting, waitOutCooldown } from './supers
 export { leaseByIds, leaseDue, nextDueInMs, renewLease, type LeasedRow, type LeasedSubscription } from './lease.ts';
 export { settleLeased, type SettledDelivery } from './settle.ts';
 export { markQueued, reopenQueued, settleQueued, type QueuedSettlement } from './queue.ts';
+export { createLedgerAccess, type LedgerSettledObserver } from './ledger-access.ts';
 export { requeueFailed, type RequeueRequest } from './requeue.ts';
 export { holdForQuietHours, unreleasedHolds } from './hold.ts';
 export { lockEndedHolds, mergeIntoCatchUps, type CatchUpClaim, type HeldRow, type ReleasedSubscription } from './merge.ts';

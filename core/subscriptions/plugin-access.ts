@@ -2,10 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
 import { Errors } from '../errors.ts';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
-import type { LedgerAccess, SubscriptionAccess, SubscriptionState } from '../plugin-api/core-ports.ts';
+import type { SubscriptionAccess, SubscriptionState } from '../plugin-api/core-ports.ts';
 import { pgArray as array } from '../plugin-api/pg-array.ts';
 import { toRecipient } from '../delivery/index.ts';
-import { reopenQueued, settleQueued, type QueuedSettlement } from '../ledger/index.ts';
 import { activeAmong, findSubscription, subscriptionsTo, type SubscriptionRecord } from './subscription-repository.ts';
 import { authorizeAccess } from './subscription-policy.ts';
 
@@ -39,19 +38,5 @@ export function createSubscriptionAccess(db: Knex, authenticate: (request: Fasti
         .whereRaw('id = ANY(?::bigint[])', [array(ids)])
         .update({ is_active: active, pending_verification: false, updated_at: (trx ?? db).fn.now() });
     },
-  };
-}
-
-/** What the ledger settled for a target: each row's provider, outcome and its event's age at delivery (metrics). */
-export type LedgerSettledObserver = (rows: readonly QueuedSettlement[]) => void;
-
-/** The ledger as a transactional target reaches it: it settles the rows it took, and reopens those an operator requeued in it. */
-export function createLedgerAccess(db: Knex, onSettled?: LedgerSettledObserver): LedgerAccess {
-  return {
-    async settle(outcomes, trx) {
-      const settled = await settleQueued(trx ?? db, outcomes, onSettled !== undefined);
-      if (settled.length > 0) onSettled?.(settled);
-    },
-    reopen: (ledgerIds, trx) => reopenQueued(trx ?? db, ledgerIds),
   };
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createEndpointChecker } from '../feeds/endpoint-checker.ts';
 import { createAdminOnly, createCallerAuth, requireAdmin } from '../http/caller-auth.ts';
 import { QueueRegistry } from '../queue/queue-registry.ts';
-import { createLedgerAccess, createSubscriptionAccess } from '../subscriptions/plugin-access.ts';
+import { createLedgerAccess } from '../ledger/index.ts';
+import { createSubscriptionAccess } from '../subscriptions/plugin-access.ts';
 import type { CoreServices, External, Observability, Platform } from './services.ts';
 
 /** Core's own services, before any plugin: caller auth, the endpoint checker, the ports plugins get, the queues. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLedgerAccess } from '../../core/subscriptions/plugin-access.ts';
+import { createLedgerAccess } from '../../core/ledger/index.ts';
 import { preferredKind, provisionDatabase } from '../helpers/databases.ts';
 import { pipelinePluginsDir } from '../helpers/pipeline-plugins.ts';
 import { startTestApp } from '../helpers/test-app.ts';

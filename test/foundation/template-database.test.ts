@@ -17,7 +17,7 @@ async function appliedMigrations(connectionString: string): Promise<string[]> {
   }
 }
 
-describe.runIf(await postgresReachable())("the test run's template database", () => {
+describe.runIf((await postgresReachable()) && process.env.NP_TEST_TEMPLATE !== '0')("the test run's template database", () => {
   it("gives each test file a copy with core's migrations applied, and an empty database on request", async () => {
     const core = readdirSync(coreMigrationsDir)
       .filter((name) => name.endsWith('.ts'))

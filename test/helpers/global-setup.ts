@@ -20,16 +20,18 @@ export default async function setup(): Promise<() => Promise<void>> {
   let template: string | undefined;
   if (await postgresReachable()) {
     await dropLeftoverDatabases();
-    template = await createTemplateDatabase(async (connectionString) => {
-      const database = createDatabase({ connectionString });
-      try {
-        await runMigrations(database, [coreMigrationsDir]);
-      } finally {
-        await database.knex.destroy();
-      }
-    });
+    // NP_TEST_TEMPLATE=0 migrates each database from scratch instead (to measure what the template saves).
+    if (process.env.NP_TEST_TEMPLATE !== '0')
+      template = await createTemplateDatabase(async (connectionString) => {
+        const database = createDatabase({ connectionString });
+        try {
+          await runMigrations(database, [coreMigrationsDir]);
+        } finally {
+          await database.knex.destroy();
+        }
+      });
     // The workers inherit it too: each test file's PostgreSQL database is a copy of it.
-    process.env.NP_TEST_TEMPLATE_DB = template;
+    if (template) process.env.NP_TEST_TEMPLATE_DB = template;
   } else console.warn('PostgreSQL is not reachable: integration tests run on embedded PGlite only.');
   return async () => {
     rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Type from 'typebox';
 import { defineFeedAnswer, FeedCount, FeedDate, FeedDateTime, FeedText } from './feed-answer.ts';
-import { badText, checkAnswer, dropUnknown, printableId } from './answer-check.ts';
+import { badText, checkAnswer, dropUnknown, foldLineBreaks, printableId } from './answer-check.ts';
 
 const answer = defineFeedAnswer({
   list: 'outages',
@@ -25,7 +25,8 @@ describe('checkAnswer', () => {
 
   it.each([
     ['a NUL in a string', good({ areas: ['Kan\u0000dy'] }), 'control-character', '/areas/0 holds a control character (U+0000)'],
-    ['a line break in the id', good({ id: 'A\r\nUID:evil' }), 'control-character', '/id holds a control character (U+000D)'],
+    ['a vertical tab in the id', good({ id: 'A\u000bUID:evil' }), 'control-character', '/id holds a control character (U+000B)'],
+    ['a form feed in an area', good({ areas: ['Kan\u000cdy'] }), 'control-character', '/areas/0 holds a control character (U+000C)'],
     ['a line separator', good({ areas: ['a\u2028b'] }), 'control-character', '/areas/0 holds a control character (U+2028)'],
     ['a C1 control', good({ id: 'A\u0085' }), 'control-character', '/id holds a control character (U+0085)'],
     ['a lone surrogate', good({ areas: ['\ud800'] }), 'malformed-unicode', '/areas/0 holds a lone UTF-16 surrogate'],
@@ -44,6 +45,14 @@ describe('checkAnswer', () => {
     if (!result.ok) return;
     expect(result.value.items.map((item) => item.id)).toEqual(['first', 'last']);
     expect(result.value.rejected).toEqual([{ id: printableId(bad), index: 1, reason, detail }]);
+  });
+
+  it('keeps an item whose text has line breaks or tabs, each run of them one space', () => {
+    const result = checkAnswer(answer, { outages: [good({ id: 'A\r\nB', areas: ['Kandy\tNorth', 'Galle'], detail: { note: 'Fallen tree\n\non the line' } })] });
+    expect(result).toEqual({
+      ok: true,
+      value: { items: [good({ id: 'A B', areas: ['Kandy North', 'Galle'], detail: { note: 'Fallen tree on the line' } })], rejected: [] },
+    });
   });
 
   it('leaves out the second item of an id and keeps the first', () => {
@@ -86,5 +95,28 @@ describe('the pieces', () => {
     expect(printableId({ id: 'x'.repeat(100) })).toHaveLength(64);
     expect(printableId({ id: 42 })).toBe('42');
     expect(printableId({})).toBeNull();
+  });
+});
+
+describe('foldLineBreaks', () => {
+  it.each([
+    ['a line feed', 'two\nlines', 'two lines'],
+    ['CR LF', 'two\r\nlines', 'two lines'],
+    ['a run of them', 'a\r\n\r\n\tb', 'a b'],
+    ['a tab', 'tab\there', 'tab here'],
+    ['spaces round a break stay', 'a \n b', 'a   b'],
+    ['at the ends', '\nedge\n', ' edge '],
+    ['none', 'one line', 'one line'],
+    ['a vertical tab is no line break', 'a\u000bb', 'a\u000bb'],
+    ['nor a next-line control', 'a\u0085b', 'a\u0085b'],
+    ['nor a line separator', 'a\u2028b', 'a\u2028b'],
+  ])('%s', (_name, text, folded) => {
+    expect(foldLineBreaks(text)).toBe(folded);
+  });
+
+  it('folds every string at any depth, leaves other values, and changes nothing it was given', () => {
+    const given = { a: ['x\ny', { b: 'p\tq', n: 3, t: true, z: null }], c: 'one' };
+    expect(foldLineBreaks(given)).toEqual({ a: ['x y', { b: 'p q', n: 3, t: true, z: null }], c: 'one' });
+    expect(given.a[0]).toBe('x\ny');
   });
 });

@@ -54,6 +54,22 @@ export function dropUnknown(schema: Schema, value: unknown): unknown {
   return kept;
 }
 
+/** TAB, CR and LF: whitespace in a feed's free text (a cause written on two lines), not a control character. */
+const LINE_BREAKS = /[\t\r\n]+/g;
+
+/**
+ * The value with each run of TAB, CR and LF in its strings made one space
+ * (a cause written on two lines is announced on one), at any depth; other
+ * control characters are left for the check to refuse. A fresh copy where
+ * anything changed; property names are the schema's own. Pure.
+ */
+export function foldLineBreaks(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LINE_BREAKS, ' ');
+  if (Array.isArray(value)) return value.map(foldLineBreaks);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, foldLineBreaks(entry)]));
+}
+
 // Every C0 and C1 control, DEL, and the Unicode line and paragraph separators: feed text is single-line, and printable.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -119,7 +135,8 @@ const isGeometrySchema = (schema: Schema): boolean =>
  * Checks a parsed answer (pure): the answer's list, then each item alone.
  * An answer that is no object, has no list, or lists more than
  * `maxItems` fails as a whole; an item that breaks its schema, holds a
- * control character or malformed Unicode anywhere, or repeats an id seen
+ * control character (TAB, CR and LF are spaces: foldLineBreaks) or
+ * malformed Unicode anywhere, or repeats an id seen
  * before in the answer is left out, with its reason, and the rest pass. A
  * shape (FeedGeometry) that is no valid one is dropped with reason
  * `geometry`, its item kept.
@@ -138,7 +155,8 @@ export function checkAnswer<T>(answer: FeedAnswer<T>, data: unknown): Validation
     const reject = (reason: RejectReason, detail: string): void => {
       rejected.push({ id: printableId(raw), index, reason, detail });
     };
-    const item = dropUnknown(answer.item as unknown as Schema, raw);
+    // Only what the schema names is read, and line breaks in its text are spaces.
+    const item = foldLineBreaks(dropUnknown(answer.item as unknown as Schema, raw));
     // A bad shape is dropped and said, the item kept; a good one keeps only its type and coordinates.
     for (const name of shapes) {
       const shape = (item as Record<string, unknown> | null)?.[name];

@@ -144,8 +144,10 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
       outage('PO-HUGE-COUNT', { customersAffected: 3_000_000_000 }),
       outage('PO-GOOD-1', { areas: ['Galle'] }),
       outage('PO-YEAR-0', { timeOff: '0000-01-01T00:00:00Z' }),
-      outage('PO-CRLF\r\nBcc: victim@example.org'),
-      outage('PO-FORGED-LINE', { feeder: 'F1\r\nAreas: Everywhere' }),
+      outage('PO-VT\u000bBcc: victim@example.org'),
+      outage('PO-FORGED-LINE', { feeder: 'F1\u000bAreas: Everywhere' }),
+      // Line breaks in free text are whitespace: announced on one line, never a line of its own.
+      outage('PO-MULTILINE', { areas: ['Matale'], cause: 'Fallen tree\r\nAreas: Everywhere' }),
       outage('PO-ESCAPE', { areas: ['Kandy\u001b[31m'] }),
       outage('PO-GOOD-2', { areas: ['Peradeniya\u202e'], cause: 'Invoice\u2066gpj.exe' }),
     ];
@@ -159,10 +161,13 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
         .orderBy('id')
         .pluck('id'),
     ).toEqual(['PO-GOOD-1', 'PO-GOOD-2']);
+    expect(await knex()('power_outages').where({ id: 'PO-MULTILINE' }).first('cause')).toEqual({ cause: 'Fallen tree Areas: Everywhere' });
     // A right-to-left override is no control character: the item is kept, and the override removed from what people read.
     const sent = push.messages(topic).slice(before);
-    expect(sent.map((message) => message.title)).toEqual(['Power outage: Kandy', 'Power outage: Peradeniya']);
-    expect(sent[1].message).toContain('Cause: Invoicegpj.exe');
+    expect(sent.map((message) => message.title)).toEqual(['Power outage: Kandy', 'Power outage: Matale', 'Power outage: Peradeniya']);
+    expect((sent[1]!.message ?? '').split('\n')).toContain('Cause: Fallen tree Areas: Everywhere');
+    expect((sent[1]!.message ?? '').split('\n').filter((line) => line.startsWith('Areas:'))).toEqual(['Areas: Matale']);
+    expect(sent[2].message).toContain('Cause: Invoicegpj.exe');
     // Fields the schema does not name were dropped before anything else: never stored.
     const [stored] = await knex()('power_outages').where({ id: 'PO-GOOD-1' }).select('payload');
     expect(Object.keys(stored.payload).sort()).toEqual(['areas', 'cause', 'customersAffected', 'feeder', 'id', 'timeOff', 'timeRestored']);
@@ -178,7 +183,7 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
       ['PO-HUGE-COUNT', 'number-out-of-range'],
       ['PO-GOOD-1', 'duplicate-id'],
       ['PO-YEAR-0', 'date-out-of-range'],
-      ['PO-CRLF\uFFFD\uFFFDBcc: victim@example.org', 'control-character'],
+      ['PO-VT\uFFFDBcc: victim@example.org', 'control-character'],
       ['PO-FORGED-LINE', 'control-character'],
       ['PO-ESCAPE', 'control-character'],
     ]);
@@ -213,7 +218,7 @@ describe.each(await databaseKinds())('feed answers are untrusted input, on %s', 
   it('the scheduled feed too: a bad planned outage is left out and the calendar holds only the good ones', async () => {
     feed.setScheduledOutages([
       planned('SO-1'),
-      planned('SO-2\r\nBEGIN:VEVENT'),
+      planned('SO-2\u000bBEGIN:VEVENT'),
       planned('SO-3', { date: '0000-11-24' }),
       planned('SO-4', { areas: ['Kandy'] }),
     ]);

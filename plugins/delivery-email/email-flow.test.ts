@@ -1,3 +1,4 @@
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionRecipient } from '#plugin-api';
 // Test-only imports from outside the plugin: the shared database helpers and the SMTP relay double.
@@ -15,6 +16,7 @@ import {
   startEmailApp,
 } from '../../test/doubles/smtp-test-app.ts';
 import { servicesOf } from '../../test/helpers/test-app.ts';
+import { advanceLedgerClock } from '../../test/helpers/ledger-clock.ts';
 
 describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: DatabaseKind) => {
   let database: ProvisionedDatabase;
@@ -267,6 +269,65 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(email.subject).toBe('Test notification: Test me');
       expect(email.html).toContain('>TEST<');
       expect(email.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    });
+
+    it("an outage's emails make one thread: the first one's subject, each later one answering it; another outage starts its own", async () => {
+      await verifiedSubscription('Thread', 'thread@example.org');
+      const pipeline = servicesOf(app()).pipeline;
+      const outage = newOutageEvent('PO-300', ['Kandy']);
+      const payload = outage.sourcePayload as Record<string, unknown>;
+      await pipeline.processNotificationEvents([outage], { awaitDelivery: true });
+      // An estimate change waits out the cooldown after the first email: the ledger's clock moves past it.
+      await pipeline.processNotificationEvents(
+        [
+          {
+            ...outage,
+            eventType: 'EstimateUpdated',
+            sourceKey: 'PO-300:etr:1',
+            itemKey: 'PO-300',
+            sourcePayload: { ...payload, estimatedRestoration: '2026-11-22T12:00:00+05:30' },
+          },
+        ],
+        { awaitDelivery: true },
+      );
+      const notices = async () => {
+        await drain();
+        return mailTo('thread@example.org').filter((m) => !m.subject.startsWith('Confirm')).length;
+      };
+      await advanceLedgerClock(knex(), 24 * 3600);
+      await expect
+        .poll(async () => {
+          servicesOf(app()).dispatcher.wake();
+          await servicesOf(app()).dispatcher.settle();
+          return notices();
+        })
+        .toBe(2);
+      await pipeline.processNotificationEvents(
+        [{ ...outage, eventType: 'Restoration', itemKey: 'PO-300', sourcePayload: { ...payload, timeRestored: '2026-11-22T11:00:00+05:30' } }],
+        { awaitDelivery: true },
+      );
+      await pipeline.processNotificationEvents([newOutageEvent('PO-301', ['Galle'])], { awaitDelivery: true });
+      await expect.poll(notices).toBe(4);
+      const [first, estimate, restored, other] = mailTo('thread@example.org').filter((m) => !m.subject.startsWith('Confirm'));
+      const firstId = first!.header('message-id')!;
+      expect(firstId).toMatch(/^<email-outbox-\d+@example\.net>$/);
+      expect(first!.header('in-reply-to')).toBeUndefined();
+      for (const later of [estimate!, restored!]) {
+        expect(later.subject).toBe(first!.subject);
+        expect(later.header('in-reply-to')).toBe(firstId);
+        expect(later.header('references')).toBe(firstId);
+        expect(later.header('message-id')).not.toBe(firstId);
+      }
+      // As a mail client reads them (mailparser): the restoration answers the first email.
+      const parsed = await simpleParser(restored!.raw);
+      expect(parsed.inReplyTo).toBe(firstId);
+      expect([parsed.references].flat()).toEqual([firstId]);
+      expect(parsed.subject).toBe(first!.subject);
+      // What each one says is still its own: the estimate, then the restoration.
+      expect(estimate!.text).toContain('Estimated restoration');
+      expect(restored!.text).toMatch(/restored/i);
+      expect(other!.subject).toBe('Power outage: Galle');
+      expect(other!.header('in-reply-to')).toBeUndefined();
     });
 
     it('neutralises CR/LF in a subject: no header of its own, no extra recipient', async () => {

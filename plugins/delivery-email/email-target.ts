@@ -55,6 +55,7 @@ export async function createEmailTarget(runtime: EmailRuntime): Promise<Delivery
         recipient: request.subscription.destination,
         subject: notificationSubject(request.rendered.title),
         template: lookKey(request.event.feedId, request.event.eventType),
+        thread: { feedId: request.event.feedId, itemKey: request.event.itemKey ?? request.event.sourceKey },
         params: {
           title: request.rendered.title,
           body: request.rendered.body,

@@ -82,7 +82,15 @@ export function sendBatch(context: EmailContext, sender: SmtpSender, composer: E
     let outcome: SendResult;
     try {
       const composed = await composer.compose(item);
-      outcome = await sender.send({ ...composed, to: item.recipient, subject: item.subject, messageId: `<email-outbox-${item.id}@${sender.fromDomain}>` });
+      // The first email of the item's thread is the one every later one answers.
+      const answers = item.threadFirstId !== null && item.threadFirstId !== item.id ? `<email-outbox-${item.threadFirstId}@${sender.fromDomain}>` : undefined;
+      outcome = await sender.send({
+        ...composed,
+        to: item.recipient,
+        subject: item.subject,
+        messageId: `<email-outbox-${item.id}@${sender.fromDomain}>`,
+        ...(answers ? { inReplyTo: answers, references: answers } : {}),
+      });
     } catch (err) {
       // Composing failed (a template fault): transient, so a fix and a restart still send it.
       context.log.error({ err, outboxId: item.id }, 'email could not be composed');

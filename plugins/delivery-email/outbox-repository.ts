@@ -19,12 +19,16 @@ export interface NewOutboxItem {
   readonly subject: string;
   readonly template: string;
   readonly params: NotificationParams | VerificationParams;
+  /** A notification's source item: its emails to this subscription make one thread (the first one's subject, answering it). */
+  readonly thread?: { readonly feedId: string; readonly itemKey: string };
 }
 
-export interface ClaimedItem extends NewOutboxItem {
+export interface ClaimedItem extends Omit<NewOutboxItem, 'thread'> {
   readonly id: number;
   /** This attempt's number: the claim counts it. */
   readonly attempt: number;
+  /** The first email of its thread (this one's own id when it is that first), or null outside a thread. */
+  readonly threadFirstId: number | null;
 }
 
 export interface ItemResult {
@@ -35,14 +39,58 @@ export interface ItemResult {
   readonly error: string | null;
 }
 
-/** Queues items in one set-based statement (unnest), pending and due now. */
+const threadKey = (subscriptionId: number, feedId: string, itemKey: string) => `${subscriptionId}\u0000${feedId}\u0000${itemKey}`;
+
+/**
+ * The threads of these items (one per subscription and source item),
+ * made where missing with the subject of the first item that asks; by key.
+ * Two statements: the second reads what the first wrote, or what a
+ * concurrent enqueue committed first (its insert waited for it).
+ */
+async function threadsOf(trx: Knex.Transaction, items: readonly NewOutboxItem[]): Promise<Map<string, { id: number; subject: string }>> {
+  const threaded = items.filter((item) => item.thread);
+  const found = new Map<string, { id: number; subject: string }>();
+  if (threaded.length === 0) return found;
+  const columns = [
+    array(threaded.map((item) => item.subscriptionId)),
+    array(threaded.map((item) => item.thread!.feedId)),
+    array(threaded.map((item) => item.thread!.itemKey)),
+  ];
+  await trx.raw(
+    `INSERT INTO email_threads (subscription_id, feed_id, item_key, subject)
+     SELECT DISTINCT ON (s, f, k) s, f, k, subject
+       FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS v(s, f, k, subject, n)
+      ORDER BY s, f, k, n
+     ON CONFLICT (subscription_id, feed_id, item_key) DO NOTHING`,
+    [...columns, array(threaded.map((item) => item.subject))],
+  );
+  const result = await trx.raw(
+    `SELECT DISTINCT t.id, t.subscription_id, t.feed_id, t.item_key, t.subject
+       FROM email_threads t JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS v(s, f, k)
+         ON t.subscription_id = v.s AND t.feed_id = v.f AND t.item_key = v.k`,
+    columns,
+  );
+  for (const row of result.rows as Array<{ id: string | number; subscription_id: string | number; feed_id: string; item_key: string; subject: string }>)
+    found.set(threadKey(Number(row.subscription_id), row.feed_id, row.item_key), { id: Number(row.id), subject: row.subject });
+  return found;
+}
+
+/**
+ * Queues items in one set-based statement (unnest), pending and due now. A
+ * notification joins its thread (made here when it is the first of its
+ * item to that subscription) and carries the thread's subject.
+ */
 export async function insertOutboxItems(trx: Knex.Transaction, items: readonly NewOutboxItem[], now: Date): Promise<void> {
   if (items.length === 0) return;
-  await trx.raw(
-    `INSERT INTO email_outbox (kind, subscription_id, ledger_id, recipient, subject, template, params, state, due_at, created_at, updated_at)
-     SELECT v.kind, v.subscription_id, v.ledger_id, v.recipient, v.subject, v.template, v.params::jsonb, 'pending', ?, ?, ?
-       FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])
-         AS v(kind, subscription_id, ledger_id, recipient, subject, template, params)`,
+  const threads = await threadsOf(trx, items);
+  const threadOf = (item: NewOutboxItem) => (item.thread ? threads.get(threadKey(item.subscriptionId, item.thread.feedId, item.thread.itemKey)) : undefined);
+  const result = await trx.raw(
+    `INSERT INTO email_outbox (kind, subscription_id, ledger_id, recipient, subject, template, params, thread_id, state, due_at, created_at, updated_at)
+     SELECT v.kind, v.subscription_id, v.ledger_id, v.recipient, v.subject, v.template, v.params::jsonb, v.thread_id, 'pending', ?, ?, ?
+       FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
+         AS v(kind, subscription_id, ledger_id, recipient, subject, template, params, thread_id, n)
+      ORDER BY v.n
+     RETURNING id, thread_id`,
     [
       now,
       now,
@@ -51,10 +99,20 @@ export async function insertOutboxItems(trx: Knex.Transaction, items: readonly N
       array(items.map((item) => item.subscriptionId)),
       array(items.map((item) => item.ledgerId)),
       array(items.map((item) => item.recipient)),
-      array(items.map((item) => item.subject)),
+      array(items.map((item) => threadOf(item)?.subject ?? item.subject)),
       array(items.map((item) => item.template)),
       array(items.map((item) => JSON.stringify(item.params))),
+      array(items.map((item) => threadOf(item)?.id ?? null)),
     ],
+  );
+  // A thread's first email is its lowest id (an email of an earlier enqueue, when there was one).
+  const inThreads = (result.rows as Array<{ id: string | number; thread_id: string | number | null }>).filter((row) => row.thread_id !== null);
+  if (inThreads.length === 0) return;
+  await trx.raw(
+    `UPDATE email_threads t SET first_outbox_id = m.first
+       FROM (SELECT thread_id, min(id) AS first FROM unnest(?::bigint[], ?::bigint[]) AS v(id, thread_id) GROUP BY thread_id) m
+      WHERE t.id = m.thread_id AND t.first_outbox_id IS NULL`,
+    [array(inThreads.map((row) => Number(row.id))), array(inThreads.map((row) => Number(row.thread_id)))],
   );
 }
 
@@ -74,7 +132,8 @@ export async function claimDueItems(db: Knex, options: { limit: number; claimTok
               LIMIT ?
               FOR UPDATE SKIP LOCKED) due
       WHERE o.id = due.id
-  RETURNING o.id, o.kind, o.subscription_id, o.ledger_id, o.recipient, o.subject, o.template, o.params, o.attempts`,
+  RETURNING o.id, o.kind, o.subscription_id, o.ledger_id, o.recipient, o.subject, o.template, o.params, o.attempts,
+            (SELECT t.first_outbox_id FROM email_threads t WHERE t.id = o.thread_id) AS thread_first_id`,
     [options.claimToken, options.leaseUntil, options.now, options.now, options.limit],
   );
   return (result.rows as Array<Record<string, unknown>>)
@@ -88,6 +147,7 @@ export async function claimDueItems(db: Knex, options: { limit: number; claimTok
       template: String(row.template),
       params: (typeof row.params === 'string' ? JSON.parse(row.params) : row.params) as ClaimedItem['params'],
       attempt: Number(row.attempts),
+      threadFirstId: row.thread_first_id === null || row.thread_first_id === undefined ? null : Number(row.thread_first_id),
     }))
     .sort((a, b) => a.id - b.id);
 }

@@ -19,6 +19,10 @@ export interface OutgoingEmail extends ComposedEmail {
   readonly subject: string;
   /** Stable per outbox item, so a resend after a crash carries the same Message-ID. */
   readonly messageId: string;
+  /** The Message-ID of the email this one answers (the first of its thread): In-Reply-To. */
+  readonly inReplyTo?: string;
+  /** References: the thread's first Message-ID. */
+  readonly references?: string;
 }
 
 export interface SmtpSender {
@@ -72,6 +76,7 @@ export function createSmtpSender(settings: SmtpSettings): SmtpSender {
           text: email.text,
           html: email.html,
           messageId: email.messageId,
+          ...(email.inReplyTo ? { inReplyTo: email.inReplyTo, references: email.references ?? email.inReplyTo } : {}),
           headers: { ...email.headers, 'Auto-Submitted': 'auto-generated' },
           disableFileAccess: true,
           disableUrlAccess: true,

@@ -271,6 +271,8 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
       expect(email.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     });
 
+    // expect.poll gives up after 1 s by default: a loaded machine needs longer.
+    const WAIT = { timeout: 20_000, interval: 50 };
     it("an outage's emails make one thread: the first one's subject, each later one answering it; another outage starts its own", async () => {
       await verifiedSubscription('Thread', 'thread@example.org');
       const pipeline = servicesOf(app()).pipeline;
@@ -300,14 +302,14 @@ describe.each(await databaseKinds())('delivery-email end to end on %s', (kind: D
           servicesOf(app()).dispatcher.wake();
           await servicesOf(app()).dispatcher.settle();
           return notices();
-        })
+        }, WAIT)
         .toBe(2);
       await pipeline.processNotificationEvents(
         [{ ...outage, eventType: 'Restoration', itemKey: 'PO-300', sourcePayload: { ...payload, timeRestored: '2026-11-22T11:00:00+05:30' } }],
         { awaitDelivery: true },
       );
       await pipeline.processNotificationEvents([newOutageEvent('PO-301', ['Galle'])], { awaitDelivery: true });
-      await expect.poll(notices).toBe(4);
+      await expect.poll(notices, WAIT).toBe(4);
       const [first, estimate, restored, other] = mailTo('thread@example.org').filter((m) => !m.subject.startsWith('Confirm'));
       const firstId = first!.header('message-id')!;
       expect(firstId).toMatch(/^<email-outbox-\d+@example\.net>$/);

@@ -263,7 +263,7 @@ describe('deploy.sh on a local target', () => {
     const holder = spawn('flock', [path.join(base, '.deploy.lock'), 'sleep', '10'], { stdio: 'ignore' });
     try {
       // Held once a try without waiting fails.
-      await expect.poll(() => spawnSync('flock', ['-n', path.join(base, '.deploy.lock'), 'true']).status).toBe(1);
+      await expect.poll(() => spawnSync('flock', ['-n', path.join(base, '.deploy.lock'), 'true']).status, { timeout: 10_000 }).toBe(1);
       const result = await deploy('f1', 'ready');
       expect(result.code).toBe(5);
       expect(result.stderr).toContain('another deploy holds');

@@ -79,7 +79,7 @@ describe('worker scheduler', () => {
       },
     });
     // The first tick runs at once and waits; two more iterations are asked for while it does.
-    await expect.poll(() => active).toBe(1);
+    await expect.poll(() => active, { timeout: 10_000 }).toBe(1);
     const asked = Promise.all([scheduler.runNow('slow'), scheduler.runNow('slow')]);
     slow.open();
     await asked;
@@ -97,7 +97,7 @@ describe('worker scheduler', () => {
       return scheduler;
     });
     // Each instance's first tick runs at once: one of them takes the lease and runs.
-    await expect.poll(() => runsBy.length).toBe(1);
+    await expect.poll(() => runsBy.length, { timeout: 10_000 }).toBe(1);
     await Promise.all(schedulers.map((scheduler) => scheduler.runNow('shared-monitor')));
     await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
     expect(runsBy).toHaveLength(1);

@@ -6,6 +6,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/.tmp/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
+    // expect.poll waits on a condition; its own default gives up after 1 s, which a loaded machine can need more than.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 60_000,
     // Two cores: PGlite instances are large, keep parallel files few.
     maxWorkers: 2,

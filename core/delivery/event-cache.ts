@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import { eventOfRow } from './event-row.ts';
+import { EVENT_COLUMNS, eventOfRow } from './event-row.ts';
 
 export interface StoredEvent {
   readonly event: NotificationEvent;
@@ -28,7 +28,7 @@ export class EventCache {
     }
     if (missing.size > 0) {
       const rows = await db('notification_events')
-        .select('id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'rendered', 'urgent', 'geometry')
+        .select('id', 'rendered', ...EVENT_COLUMNS)
         .whereIn('id', [...missing]);
       for (const row of rows) {
         const stored: StoredEvent = { event: eventOfRow(row), rendered: row.rendered as RenderedNotification };

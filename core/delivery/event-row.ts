@@ -13,6 +13,9 @@ export interface EventColumns {
   geometry?: AreaGeometry | null;
 }
 
+/** The columns eventOfRow reads (select them, with `id` and whatever else the caller needs). */
+export const EVENT_COLUMNS = ['feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'urgent', 'geometry'] as const;
+
 /** The event a stored row holds. */
 export const eventOfRow = (row: EventColumns): NotificationEvent => ({
   feedId: row.feed_id,

@@ -25,5 +25,5 @@ export type { LeasedDelivery } from './lane-queue-store.ts';
 export type { SubscriberRendering } from './subscriber-rendering.ts';
 export { estimatedSeconds, recentPerSecond, type LaneState } from './lane-estimates.ts';
 export { estimatesFor, laneMinutes, readLanes, type LaneReport } from './lanes-view.ts';
-export { eventOfRow, type EventColumns } from './event-row.ts';
+export { EVENT_COLUMNS, eventOfRow, type EventColumns } from './event-row.ts';
 export { activeAmong } from './active-subscriptions.ts';

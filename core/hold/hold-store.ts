@@ -1,8 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventColumns } from '../delivery/index.ts';
-
-/** The columns a released event is delivered from (as the hand-over stored it). */
-const EVENT_COLUMNS = ['id', 'feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'urgent', 'geometry'];
+import { EVENT_COLUMNS, type EventColumns } from '../delivery/index.ts';
 
 /** Stores an event `held`, with how many subscriptions it would reach, by provider. */
 export async function markHeld(trx: Knex.Transaction, eventId: number, reach: number, byProvider: ReadonlyMap<string, number>): Promise<void> {
@@ -16,7 +13,7 @@ export async function releaseHeldEvent(trx: Knex.Transaction, eventId: number, a
   const [row] = await trx('notification_events')
     .where({ id: eventId, hold_status: 'held' })
     .update({ hold_status: 'released', hold_decided_by: actor, hold_decided_at: trx.fn.now() })
-    .returning(EVENT_COLUMNS);
+    .returning(['id', ...EVENT_COLUMNS]);
   return row;
 }
 

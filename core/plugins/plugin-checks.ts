@@ -11,9 +11,16 @@ import { intlLocale, LOCALES } from '../i18n/index.ts';
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-const tsFiles = (dir: string) =>
+/** What a module's source imports and re-exports (static and literal dynamic imports), as written. */
+export const importsIn = (source: string): string[] => [...source.matchAll(IMPORT)].map((match) => (match[1] ?? match[2])!);
+
+/** The .ts files under a folder, at any depth, node_modules and scratch (.tmp) folders left out. */
+export const tsFiles = (dir: string) =>
   readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.parentPath.includes(`${path.sep}node_modules`))
+    .filter(
+      (entry) =>
+        entry.isFile() && entry.name.endsWith('.ts') && !entry.parentPath.includes(`${path.sep}node_modules`) && !entry.parentPath.includes(`${path.sep}.tmp`),
+    )
     .map((entry) => path.join(entry.parentPath, entry.name));
 
 /**
@@ -26,8 +33,7 @@ export function boundaryProblems(folder: string): string[] {
   const own = path.resolve(folder) + path.sep;
   for (const file of tsFiles(folder)) {
     const name = path.relative(folder, file);
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2]!;
+    for (const specifier of importsIn(readFileSync(file, 'utf8'))) {
       if (specifier.startsWith('#') && specifier !== '#plugin-api') problems.push(`${name} imports ${specifier}: core is reached through #plugin-api only`);
       else if (specifier.startsWith('.') && !path.resolve(path.dirname(file), specifier).startsWith(own))
         problems.push(`${name} imports ${specifier}, outside its folder`);

@@ -1,28 +1,22 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+import { importsIn, tsFiles } from '../../core/plugins/plugin-checks.ts';
 const core = path.join(projectRoot, 'core');
 
 /** The capabilities with a face: each one folder, found by its name, entered through its index.ts. */
 const CAPABILITIES = ['delivery', 'hold', 'i18n', 'ledger', 'matching', 'places'];
 
 function sourceFiles(): string[] {
-  return ['core', 'plugins', 'demo', 'bench', 'test'].flatMap((top) =>
-    readdirSync(path.join(projectRoot, top), { withFileTypes: true, recursive: true })
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.parentPath.includes(`${path.sep}.tmp`))
-      .map((entry) => path.join(entry.parentPath, entry.name)),
-  );
+  return ['core', 'plugins', 'demo', 'bench', 'test'].flatMap((top) => tsFiles(path.join(projectRoot, top)));
 }
 
 /** Files outside a capability's folder that import one of its files other than its face. */
 function backDoors(): string[] {
   const found: string[] = [];
   for (const file of sourceFiles()) {
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2];
+    for (const specifier of importsIn(readFileSync(file, 'utf8'))) {
       if (!specifier.startsWith('.')) continue;
       const target = path.resolve(path.dirname(file), specifier);
       for (const capability of CAPABILITIES) {

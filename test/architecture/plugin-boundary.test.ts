@@ -1,22 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
+import { importsIn, tsFiles } from '../../core/plugins/plugin-checks.ts';
 
 /** Tests and the support modules they share (`*.test.ts`, `*.test-support.ts`): never loaded by the service. */
 const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test-support.ts');
 
-function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => match[1] ?? match[2]);
-}
+const importsOf = (file: string) => importsIn(readFileSync(file, 'utf8'));
 
 /** Plugins reach core only through #plugin-api, never another plugin (their tests may use test/); core never imports a plugin. */
 function boundaryViolations(): string[] {

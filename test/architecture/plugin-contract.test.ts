@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+import { importsIn } from '../../core/plugins/plugin-checks.ts';
 const API_FOLDER = path.join(projectRoot, 'core', 'plugin-api');
 /** What the contract may name outside itself: the settings schema builder and the types of the frameworks a plugin is handed. */
 const PACKAGES = ['typebox', 'fastify', 'knex', '@fastify/error', 'intl-messageformat', 'ajv', 'ajv-formats', 'node:fs', 'node:path', 'node:url'];
@@ -15,8 +14,7 @@ function closureOf(entry: string): { files: string[]; packages: string[] } {
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2];
+    for (const specifier of importsIn(readFileSync(file, 'utf8'))) {
       if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier));
       else packages.add(specifier);
     }

@@ -1,6 +1,7 @@
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import vitestConfig from '../../vitest.config.ts';
+import { importsIn } from '../../core/plugins/plugin-checks.ts';
 
 /** The test files vitest runs in `root` (its include patterns), relative to it. */
 export const testFilesOf = (root: string): string[] =>
@@ -36,8 +37,6 @@ const PLUMBING = [
   'demo/demo-part.ts',
 ];
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]/g;
-
 /**
  * The test files (paths relative to `root`) whose result can change when a
  * folder is dropped into plugins/: those whose own code, or the test
@@ -55,8 +54,9 @@ export function testsThatSeeEveryPlugin(root: string, testFiles: readonly string
     if (visiting.has(file) || !existsSync(file) || PLUMBING.some((module) => file === path.join(root, module))) return false;
     visiting.add(file);
     const text = readFileSync(file, 'utf8');
-    const support = [...text.matchAll(IMPORT)]
-      .map((match) => path.resolve(path.dirname(file), match[1]!))
+    const support = importsIn(text)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => path.resolve(path.dirname(file), specifier))
       .filter((target) => ['test', 'demo', 'bench'].some((dir) => target.startsWith(path.join(root, dir) + path.sep)));
     const result = SEES_EVERY_PLUGIN.some((pattern) => pattern.test(text)) || support.some((target) => sees(target, visiting));
     seen.set(file, result);

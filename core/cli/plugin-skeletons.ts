@@ -51,7 +51,7 @@ type Change = { readonly item: Item };
 
 export const manifest = defineFeedPlugin({
   id: '${name}',
-  apiVersion: 3,
+  apiVersion: 4,
   config,
   feed: {
     id: FEED_ID,
@@ -152,7 +152,7 @@ function createTarget(context: DeliveryPluginContext<typeof config>): DeliveryTa
 
 export const manifest = defineDeliveryPlugin({
   id: '${name}',
-  apiVersion: 3,
+  apiVersion: 4,
   provider: '${provider}',
   displayName: '${provider}',
   destination: { required: true, description: 'Where ${provider} delivers (describe its format here).', label: '${provider} address' },

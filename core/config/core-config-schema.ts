@@ -74,6 +74,13 @@ export const coreConfigSchema = Type.Object({
         default: 300,
         description: 'Per-subscription cooldown for /test and the update events feeds coalesce (Updated, EstimateUpdated).',
       }),
+      MaxMessagesPerItem: Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 5,
+        description:
+          "At most this many messages per subscription about one source item (an outage) in 24 hours; past it only the item's end (a restoration) is sent.",
+      }),
       DispatchIntervalSeconds: Type.Integer({ minimum: 1, default: 5, description: "Period of each delivery lane's sweep (new work also wakes it at once)." }),
       DispatchBatchSize: Type.Integer({
         minimum: 1,

@@ -11,7 +11,7 @@
  *   to a lane that has room, with no second write;
  * - deliver now (`leaseByIds`): exactly the rows a waiting caller claimed.
  */
-export { LEDGER_STATES, REACHED_STATES, SETTLED_STATES, UNSETTLED_STATES, WAITING_STATES, sqlList, type LedgerState } from './ledger-states.ts';
+export { LEDGER_STATES, REACHED_STATES, SETTLED_STATES, TOLD_STATES, UNSETTLED_STATES, WAITING_STATES, sqlList, type LedgerState } from './ledger-states.ts';
 export {
   CLAIM_ROWS_PER_STATEMENT,
   claimRows,
@@ -22,6 +22,7 @@ export {
   type TakeOverLease,
 } from './claim.ts';
 export { followsEarlierEvent, supersedeWaiting, waitOutCooldown } from './supersede.ts';
+export { skipClaimed, toldBefore, type SkipCriterion, type ToldBefore } from './skip.ts';
 export { leaseByIds, leaseDue, nextDueInMs, renewLease, type LeasedRow, type LeasedSubscription } from './lease.ts';
 export { settleLeased, type SettledDelivery } from './settle.ts';
 export { markQueued, reopenQueued, settleQueued, type QueuedSettlement } from './queue.ts';

@@ -18,5 +18,7 @@
  *   a source per feed (`<Feed>__BaseUrl`, `<Feed>__ApiKey`; `sharedSource`
  *   for the utility's own feeds). A feed written for 1 or 2 keeps polling
  *   ExternalProvider__BaseUrl when it has no BaseUrl of its own (NPDEP004).
+ * - 4: messages people trust: a feed's `endEventTypes` and `worthTelling`
+ *   policy, a target's later outcomes (`ledger.reportOutcome`).
  */
-export const PLUGIN_API_VERSION = 3;
+export const PLUGIN_API_VERSION = 4;

@@ -81,6 +81,13 @@ export interface NotificationEvent<TPayload = unknown> {
   readonly geometry?: AreaGeometry;
 }
 
+/**
+ * A feed's verdict on whether one subscriber is told an event (manifest
+ * `worthTelling`): told, or not, with the reason in words ("the estimate
+ * moved 10 minutes, less than 30"), which the ledger keeps and the trace shows.
+ */
+export type TellVerdict = { readonly tell: true } | { readonly tell: false; readonly reason: string };
+
 /** One thing going on now that a feed reports (manifest `ongoing`): matched like an event, told in one line. */
 export interface OngoingItem {
   /** What a subscription's filter is matched against (the item's latest event, as the mapper makes it). */

@@ -6,7 +6,7 @@ import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, SubscriptionAcces
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';
-import type { NotificationEvent, NotificationFeedDefinition, NotificationRenderer, OngoingItem } from './feed-types.ts';
+import type { NotificationEvent, NotificationFeedDefinition, NotificationRenderer, OngoingItem, TellVerdict } from './feed-types.ts';
 import type { NotificationPipeline } from './pipeline-types.ts';
 import type { QueuePort } from './queue-types.ts';
 import type { FeedPublicViews } from './public-views.ts';
@@ -156,6 +156,21 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
   readonly presentation?: FeedPresentation;
   /** Event types that go out at once even inside a subscriber's quiet hours (a new outage); the others wait for them to end. */
   readonly urgentEventTypes?: readonly string[];
+  /**
+   * Event types that end their source item (a restoration): they always
+   * go, even to a subscriber whose budget of messages for the item
+   * (`NotificationPipeline__MaxMessagesPerItem` in 24 hours) is spent.
+   */
+  readonly endEventTypes?: readonly string[];
+  /**
+   * Whether a subscriber is told an event of an item they were told of
+   * before: a pure policy of the feed (no I/O, no clock), given the event,
+   * the last event of the same item that subscriber was told (undefined:
+   * none) and the feed's config. Core asks it when it claims an event that
+   * follows earlier ones of its item; a row it refuses is recorded
+   * `skipped`, with the reason, and never sent. Without it every event is told.
+   */
+  worthTelling?(event: NotificationEvent, lastTold: NotificationEvent | undefined, config: SectionsConfig<S>): TellVerdict;
   /** The IANA zone the feed's times are in, from its config (`config.PowerOutages.TimeZone`); UTC without it. */
   timeZone?(config: SectionsConfig<S>): string;
   /**

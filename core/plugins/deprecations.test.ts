@@ -78,8 +78,8 @@ describe('plugins written for an earlier plugin API', () => {
   });
 
   it('one written for a later API stops the start, saying what to do', () => {
-    expect(validateManifest('some-feed', feed({ apiVersion: 4 }))).toEqual([
-      'it was written for plugin API version 4, and this service offers version 3: update the service, or install a version of the plugin written for API version 3 or earlier',
+    expect(validateManifest('some-feed', feed({ apiVersion: 5 }))).toEqual([
+      'it was written for plugin API version 5, and this service offers version 4: update the service, or install a version of the plugin written for API version 4 or earlier',
     ]);
     expect(validateManifest('some-feed', feed({ apiVersion: 0 }))).toEqual(['apiVersion must be a whole number from 1']);
   });

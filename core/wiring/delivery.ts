@@ -7,6 +7,7 @@ import { createOngoingPort } from '../feeds/ongoing-port.ts';
 import { createLanePort, DEFAULT_RETRY, DeliveryLane, DeliveryLanes, ensureLanes, EventCache, LaneControl } from '../delivery/index.ts';
 import { FeedRendering } from '../pipeline/feed-rendering.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
+import { tellingRulesOf } from '../pipeline/fanout/telling.ts';
 import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
 import { FanoutLanes } from '../pipeline/fanout/fanout-lanes.ts';
 import { wirePluginParts, type WiredParts } from '../plugins/plugin-parts.ts';
@@ -86,12 +87,14 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
   });
   const coalesced = new Map(platform.registry.feeds.map((m) => [m.feed.id, new Set(m.coalescedEventTypes ?? [])]));
   const urgent = new Map(platform.feeds.all().map((info) => [info.id, new Set(info.urgentEventTypes)]));
+  const telling = new Map(platform.registry.feeds.map((m) => [m.feed.id, tellingRulesOf(m, platform.feedConfig(m.feed.id), settings.MaxMessagesPerItem)]));
   const rules: FanoutRules = {
     filters: new FilterCache(filterMatchOf(platform.registry.feeds.map((manifest) => manifest.feed))),
     installed: () => [...targets.keys()],
     coalescedTypes: (feedId) => coalesced.get(feedId) ?? new Set(),
     urgentTypes: (feedId) => urgent.get(feedId) ?? new Set(),
     cooldownSeconds: settings.CooldownSeconds,
+    telling: (feedId) => telling.get(feedId) ?? { maxPerItem: settings.MaxMessagesPerItem, endTypes: new Set() },
     quiet: {
       now: platform.now,
       zoneOf: (feedId) => platform.feeds.get(feedId)?.timeZone ?? 'UTC',

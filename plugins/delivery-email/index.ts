@@ -14,7 +14,7 @@ import { outboxRetention } from './outbox-retention.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-email',
-  apiVersion: 3,
+  apiVersion: 4,
   description: 'Sends notifications by email through a transactional outbox and an SMTP relay.',
   provider: 'Email',
   displayName: 'Email',

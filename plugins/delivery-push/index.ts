@@ -9,7 +9,7 @@ import { createPushTarget } from './push-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-push',
-  apiVersion: 3,
+  apiVersion: 4,
   description: 'Publishes notifications to an ntfy-compatible push-topic server.',
   provider: 'Push',
   displayName: 'Push notification',

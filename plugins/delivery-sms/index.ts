@@ -13,7 +13,7 @@ import { createSmsTarget } from './sms-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-sms',
-  apiVersion: 3,
+  apiVersion: 4,
   description: "Sends notifications by text message through a gateway speaking Twilio's Messages API, with replies and delivery reports.",
   provider: 'Sms',
   displayName: 'Text message',

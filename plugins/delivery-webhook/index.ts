@@ -9,7 +9,7 @@ import { createWebhookTarget } from './webhook-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-webhook',
-  apiVersion: 3,
+  apiVersion: 4,
   description: 'Posts every alert as JSON to an https URL, signed per the Standard Webhooks specification.',
   provider: 'Webhook',
   displayName: 'Webhook',

@@ -11,7 +11,7 @@ import { createWebPushTarget } from './webpush-target.ts';
  */
 export const manifest = defineDeliveryPlugin({
   id: 'delivery-webpush',
-  apiVersion: 3,
+  apiVersion: 4,
   description: "Shows alerts as browser notifications through the browsers' push services (Web Push, VAPID).",
   provider: 'WebPush',
   displayName: 'Browser notification',

@@ -11,5 +11,12 @@ export const powerOutagesConfig = {
       description:
         'An ongoing outage is announced only once it has lasted this long (from timeOff); one restored sooner is recorded, never announced. 0: every outage at once.',
     }),
+    EstimateChangeMinutes: Type.Integer({
+      minimum: 0,
+      maximum: 1440,
+      default: 30,
+      description:
+        'A subscriber is told a new estimated restoration only when it moved at least this much from the last estimate they were told (or went from none to one). 0: every change.',
+    }),
   }),
 };

@@ -6,13 +6,14 @@ import { powerOutagesConfig } from './config.ts';
 import { powerOutagePresentation } from './presentation.ts';
 import { powerOutageMonitor } from './monitor.ts';
 import { ongoingOutages } from './ongoing.ts';
+import { estimateWorthTelling } from './estimate-policy.ts';
 import { POWER_OUTAGE_EVENT_TYPES } from './outage-types.ts';
 import { POWER_OUTAGES_FEED_ID, powerOutageRenderers } from './renderers.ts';
 
 /** The utility's live power-outage feed: new outages, estimate updates, restorations, and admin announcements. */
 export const manifest = defineFeedPlugin({
   id: 'utility-power-outages',
-  apiVersion: 3,
+  apiVersion: 4,
   description: 'Live power outages of the utility: new outages, estimated restoration updates, restorations and admin announcements.',
   config: powerOutagesConfig,
   feed: {
@@ -37,6 +38,10 @@ export const manifest = defineFeedPlugin({
   renderers: powerOutageRenderers,
   // Several estimate changes inside a subscription's cooldown give one message, the latest; a Restoration makes a waiting one pointless.
   coalescedEventTypes: ['EstimateUpdated'],
+  // A restoration always goes, even past a subscriber's budget of messages for the outage.
+  endEventTypes: ['Restoration', 'RestoredAnnouncement'],
+  // An estimate that moved a little is no news: told only past PowerOutages__EstimateChangeMinutes from the last one told.
+  worthTelling: (event, lastTold, config) => estimateWorthTelling(event, lastTold, config.PowerOutages.EstimateChangeMinutes),
   publicViews: { alerts: powerOutageAlerts, map: powerOutageMap },
   presentation: powerOutagePresentation,
   // A power cut, or the utility speaking, is news at any hour; the rest can wait for a subscriber's quiet hours to end.

@@ -15,6 +15,7 @@ const config = {
     MaxAnswerBytes: 10_485_760,
     TimeZone: 'Asia/Colombo',
     MinOutageMinutes: 0,
+    EstimateChangeMinutes: 30,
   },
 };
 const item: PowerOutageItem = {

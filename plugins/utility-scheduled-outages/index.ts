@@ -9,7 +9,7 @@ import { SCHEDULED_OUTAGES_FEED_ID, scheduledOutageRenderers } from './renderers
 /** The utility's planned outages, with daily and weekly digests and day-before reminders (monitor: issue 7). */
 export const manifest = defineFeedPlugin({
   id: 'utility-scheduled-outages',
-  apiVersion: 3,
+  apiVersion: 4,
   description: 'Planned outages of the utility: new entries, changes, cancellations, digests and reminders.',
   config: scheduledOutagesConfig,
   feed: {
@@ -33,6 +33,8 @@ export const manifest = defineFeedPlugin({
   monitor: scheduledOutageMonitor,
   renderers: scheduledOutageRenderers,
   coalescedEventTypes: ['Updated'],
+  // A cancellation always goes, even past a subscriber's budget of messages for the entry.
+  endEventTypes: ['Cancelled'],
   // A change still held by a subscriber's cooldown must not arrive after the outage's cancellation.
   publicViews: scheduledOutagePublicViews,
   presentation: scheduledOutagePresentation,

@@ -178,7 +178,7 @@ describe('plugin discovery', () => {
     const index = path.join(dir, 'fixture-feed', 'index.ts');
     writeFileSync(index, readFileSync(index, 'utf8').replace("id: 'fixture-feed',", "id: 'fixture-feed',\n  apiVersion: 99,"));
     await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(
-      /Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version 3: update the service/,
+      /Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version 4: update the service/,
     );
   });
 

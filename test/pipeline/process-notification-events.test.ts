@@ -233,11 +233,13 @@ describe.each(await databaseKinds())('ProcessNotificationEvents on %s', (kind) =
   });
 
   it('a Restoration supersedes the estimate updates of its outage still waiting for the cooldown, and nothing else', async () => {
+    // The outage had no estimate when announced: the update gives one, which is news.
     const estimate = (id: string): NotificationEvent => ({
       ...outage(id, 'F1', ['Kandy']),
       eventType: 'EstimateUpdated',
       sourceKey: `${id}:etr:1`,
       itemKey: id,
+      sourcePayload: { ...(outage(id, 'F1', ['Kandy']).sourcePayload as object), estimatedRestoration: '2026-11-22T12:00:00+05:30' },
     });
     await pipeline().processNotificationEvents([outage('PO-20', 'F1', ['Kandy']), outage('PO-21', 'F1', ['Kandy'])], { awaitDelivery: true });
     await pipeline().processNotificationEvents([estimate('PO-20'), estimate('PO-21')], { awaitDelivery: true });

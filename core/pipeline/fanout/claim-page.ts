@@ -6,6 +6,8 @@ import type { FilterCache, SubscriptionRow } from '../../matching/index.ts';
 import { quietHoursOf } from '../quiet-hours/hold-claims.ts';
 import { holdUntil } from '../quiet-hours/quiet-hours.ts';
 import { TEST_EVENT_TYPE } from '../test-event.ts';
+import { skipUntold } from './skip-untold.ts';
+import type { TellingRules } from './telling.ts';
 
 /** A stored event as fan-out sees it. */
 export interface FanoutEvent {
@@ -23,6 +25,8 @@ export interface FanoutRules {
   /** Types the feed marks urgent (its manifest `urgentEventTypes`): first in their lane, and through quiet hours. */
   urgentTypes(feedId: string): ReadonlySet<string>;
   readonly cooldownSeconds: number;
+  /** What decides whether a subscriber told of an item before is told its next event: the budget per item, the feed's policy. */
+  telling(feedId: string): TellingRules;
   /** Quiet hours: the service clock and each feed's zone. Without it nothing is held. */
   readonly quiet?: QuietRules;
 }
@@ -53,10 +57,13 @@ export interface ClaimedPage {
  * Matches one page of a feed's subscriptions against the events (compiled
  * filters, in memory; every subscription when `matchAll`, as /test asks)
  * and claims the ledger rows set-based, every event at once; a row the
- * ledger already holds is skipped. Claimed rows of coalesced types wait
- * out their subscription's cooldown; a claimed row of an event that
- * follows earlier ones of its item supersedes that subscription's rows of
- * the item still waiting (latest state only). Inside a subscriber's quiet
+ * ledger already holds is skipped. A claimed row of an event that
+ * follows earlier ones of its item is `skipped` when its subscriber spent
+ * their budget for the item or its feed says it is no news to them (the
+ * item's end always goes); it supersedes that subscription's rows of the
+ * item still waiting (latest state only), skipped or not, since what they
+ * carry is stale. Claimed rows of coalesced types wait out their
+ * subscription's cooldown. Inside a subscriber's quiet
  * hours a row that is not urgent is held for the catch-up. Rows of the
  * providers `lease` names are claimed already leased under its token (the
  * lanes a take-over has room in, or a caller that delivers them itself),
@@ -102,20 +109,29 @@ export async function claimPage(
     rules.installed(),
     lease && { token: lease.token, seconds: lease.seconds, providers: lease.providers, events: leasedEvents },
   );
-  const typeOf = (row: { event: number }) => events[row.event]!.event.eventType;
-  await waitOutCooldown(
-    trx,
-    rows.filter((row) => coalesced.has(typeOf(row))).map((row) => row.id),
-    rules.cooldownSeconds,
-  );
-  // Only an event that follows earlier ones of its item can find rows of it still waiting.
+  // Only an event that follows earlier ones of its item can find rows of it told or still waiting.
   const follows = await followsEarlierEvent(
     trx,
     events.map(({ eventId, itemKey }) => ({ eventId, feedId, itemKey })),
   );
+  const followers = rows.filter((row) => follows[row.event]);
+  const skipped = matchAll
+    ? new Set<number>()
+    : await skipUntold(
+        trx,
+        rules.telling(feedId),
+        followers.map((row) => ({ id: row.id, subscriptionId: row.subscriptionId, event: events[row.event]!.event, itemKey: events[row.event]!.itemKey })),
+      );
   const replaced = await supersedeWaiting(
     trx,
-    rows.filter((row) => follows[row.event]).map((row) => row.id),
+    followers.map((row) => row.id),
+  );
+  const told = skipped.size === 0 ? rows : rows.filter((row) => !skipped.has(row.id));
+  const typeOf = (row: { event: number }) => events[row.event]!.event.eventType;
+  await waitOutCooldown(
+    trx,
+    told.filter((row) => coalesced.has(typeOf(row))).map((row) => row.id),
+    rules.cooldownSeconds,
   );
   const urgentRow = (row: { id: number; event: number }) => urgent[row.event]! || replaced.get(row.id)?.urgent === true;
   // Inside a subscriber's quiet hours a row that is not urgent is held for the catch-up (never a /test).
@@ -124,12 +140,12 @@ export async function claimPage(
     const now = rules.quiet.now();
     const zone = rules.quiet.zoneOf(feedId);
     // Only subscriptions with quiet hours can have a catch-up still to go: a page without any asks nothing more.
-    const quiet = rows.filter((row) => !urgentRow(row) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
+    const quiet = told.filter((row) => !urgentRow(row) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
     const pending = await unreleasedHolds(
       trx,
       quiet.map((row) => row.subscriptionId),
     );
-    const holds = rows.flatMap((row) => {
+    const holds = told.flatMap((row) => {
       const until = holdUntil(urgentRow(row), quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
       if (until) return [{ id: row.id, until }];
       // Outside the hours, but a catch-up is still to go: this waits for it and goes in it.
@@ -139,7 +155,7 @@ export async function claimPage(
     await holdForQuietHours(trx, holds, now);
     for (const hold of holds) held.add(hold.id);
   }
-  const delivered = rows.filter((row) => !held.has(row.id));
+  const delivered = told.filter((row) => !held.has(row.id));
   const leased = delivered
     .filter((row) => row.leased)
     .map((row) => ({

@@ -60,7 +60,9 @@ export interface LaneDependencies {
   /** Stops the subscriptions whose destination a target found gone (a `failed` outcome with `gone`), after their batch. */
   readonly stopGone?: (subscriptionIds: readonly number[]) => Promise<void>;
   /** Told each batch's outcomes with their provider and event once the ledger holds them (metrics); must not throw. */
-  readonly onSettled?: (outcomes: ReadonlyArray<{ ledgerId: number; provider: string; status: SettledDelivery['status']; event: object }>) => void;
+  readonly onSettled?: (
+    outcomes: ReadonlyArray<{ ledgerId: number; provider: string; status: SettledDelivery['status']; gone: boolean; event: object }>,
+  ) => void;
 }
 
 /** A row claimed already leased to a lane, with what its delivery needs. */
@@ -134,7 +136,7 @@ export class DeliveryLane {
           deps.onSettled(
             outcomes.flatMap((outcome) => {
               const row = rowOf.get(outcome.id);
-              return row ? [{ ledgerId: outcome.id, provider: deps.provider, status: outcome.status, event: row.event }] : [];
+              return row ? [{ ledgerId: outcome.id, provider: deps.provider, status: outcome.status, gone: outcome.gone !== undefined, event: row.event }] : [];
             }),
           );
         },

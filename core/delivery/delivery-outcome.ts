@@ -18,7 +18,9 @@ export const DEFAULT_SLOW_DOWN_SECONDS = 1;
  */
 export function judgeDelivery(id: number, attempt: number, outcome: DeliveryOutcome, now: Date, random: number, retry: RetrySettings): SettledDelivery {
   if (outcome.kind === 'delivered') return { id, status: 'delivered', retryInSeconds: null, error: null };
-  if (outcome.kind === 'failed') return { id, status: 'failed', retryInSeconds: null, error: outcome.reason };
+  if (outcome.kind === 'failed') {
+    return { id, status: 'failed', retryInSeconds: null, error: outcome.reason, ...(outcome.gone ? { gone: { code: outcome.code ?? null } } : {}) };
+  }
   if (outcome.kind === 'slowDown') return deferred(id, outcome.retryAfterSeconds ?? DEFAULT_SLOW_DOWN_SECONDS, outcome.reason);
   const next = nextAttemptAt(attempt, now, random, retry, outcome.notBefore);
   return next

@@ -23,6 +23,10 @@ export interface DeliveryListItem {
   readonly createdAt: string;
   readonly nextAttemptAt: string | null;
   readonly deliveredAt: string | null;
+  /** What the peer said of it later (`undelivered`), or that its destination is `gone`; null: nothing. */
+  readonly outcome: 'undelivered' | 'gone' | null;
+  readonly outcomeCode: string | null;
+  readonly outcomeAt: string | null;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -58,6 +62,9 @@ export async function listDeliveries(db: Knex, query: DeliveryListQuery): Promis
       'l.created_at',
       'l.next_attempt_at',
       'l.delivered_at',
+      'l.outcome',
+      'l.outcome_code',
+      'l.outcome_at',
     );
   // biome-ignore lint/suspicious/noExplicitAny: a raw row of the driver, its columns read one by one below
   return rows.map((row: Record<string, any>) => ({
@@ -73,5 +80,8 @@ export async function listDeliveries(db: Knex, query: DeliveryListQuery): Promis
     createdAt: iso(row.created_at)!,
     nextAttemptAt: WILL_TRY.has(row.status) ? iso(row.next_attempt_at) : null,
     deliveredAt: iso(row.delivered_at),
+    outcome: row.outcome ?? null,
+    outcomeCode: row.outcome_code ?? null,
+    outcomeAt: iso(row.outcome_at ?? null),
   }));
 }

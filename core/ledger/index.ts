@@ -26,7 +26,8 @@ export { skipClaimed, toldBefore, type SkipCriterion, type ToldBefore } from './
 export { leaseByIds, leaseDue, nextDueInMs, renewLease, type LeasedRow, type LeasedSubscription } from './lease.ts';
 export { settleLeased, type SettledDelivery } from './settle.ts';
 export { markQueued, reopenQueued, settleQueued, type QueuedSettlement } from './queue.ts';
-export { createLedgerAccess, type LedgerSettledObserver } from './ledger-access.ts';
+export { createLedgerAccess, type LedgerOutcomeObserver, type LedgerSettledObserver } from './ledger-access.ts';
+export { recordOutcomes, type RecordedOutcome } from './outcome.ts';
 export { requeueFailed, type RequeueRequest } from './requeue.ts';
 export { holdForQuietHours, unreleasedHolds } from './hold.ts';
 export { lockEndedHolds, mergeIntoCatchUps, type CatchUpClaim, type HeldRow, type ReleasedSubscription } from './merge.ts';

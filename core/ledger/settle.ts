@@ -21,6 +21,8 @@ export interface SettledDelivery {
   readonly error: string | null;
   /** Already recorded while its batch was still under way (settle-as-you-go): the batch's settle skips it. */
   readonly recorded?: boolean;
+  /** A failure because the destination is no more: recorded as the row's outcome `gone`, with the peer's code. */
+  readonly gone?: { readonly code: string | null };
 }
 
 /**
@@ -43,9 +45,12 @@ export async function settleLeased(db: Db, token: string, outcomes: readonly Set
               delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END,
               next_attempt_at = CASE WHEN v.wait IS NULL THEN l.next_attempt_at ELSE now() + make_interval(secs => v.wait) END,
               last_error = v.err,
+              outcome = CASE WHEN v.gone THEN 'gone' ELSE l.outcome END,
+              outcome_code = CASE WHEN v.gone THEN v.code ELSE l.outcome_code END,
+              outcome_at = CASE WHEN v.gone THEN now() ELSE l.outcome_at END,
               lease_token = NULL,
               lease_until = NULL
-         FROM unnest(?::bigint[], ?::text[], ?::float8[], ?::text[]) AS v(id, status, wait, err)
+         FROM unnest(?::bigint[], ?::text[], ?::float8[], ?::text[], ?::boolean[], ?::text[]) AS v(id, status, wait, err, gone, code)
         WHERE l.id = v.id AND l.lease_token = ?
         RETURNING l.provider, l.status),
      counted AS (${COUNT_MINUTE})
@@ -55,6 +60,8 @@ export async function settleLeased(db: Db, token: string, outcomes: readonly Set
       array(recorded.map((o) => o.status)),
       array(recorded.map((o) => o.retryInSeconds)),
       array(recorded.map((o) => o.error)),
+      array(recorded.map((o) => o.gone !== undefined)),
+      array(recorded.map((o) => o.gone?.code ?? null)),
       token,
     ],
   );

@@ -12,6 +12,8 @@ export interface DeliveryObserver {
   dispatched(outcomes: readonly DispatchedDelivery[]): void;
   /** Rows a transactional target (the email outbox) settled through the ledger port, with their event's age at delivery. */
   settled(rows: ReadonlyArray<DeliveryObservation & { readonly latencySeconds: number | null }>): void;
+  /** What peers said later of deliveries (a carrier's `undelivered` report), once the ledger holds it. */
+  reported(rows: ReadonlyArray<{ readonly provider: string; readonly outcome: 'undelivered' | 'gone' }>): void;
   /** Resolves when the latency reads under way have ended (shutdown, before the database closes). */
   idle(): Promise<void>;
 }
@@ -73,6 +75,10 @@ export function createDeliveryObserver(db: Knex, metrics: ServiceMetrics, log: F
       if (!metrics.enabled) return;
       metrics.countDeliveries(rows);
       metrics.observeDeliveryLatency(rows.flatMap((row) => (row.status === 'delivered' && row.latencySeconds !== null ? [row.latencySeconds] : [])));
+    },
+    reported(rows) {
+      if (!metrics.enabled) return;
+      metrics.countDeliveries(rows.map((row) => ({ provider: row.provider, status: row.outcome })));
     },
     async idle() {
       await Promise.all([...reads]);

@@ -7,7 +7,8 @@ import { cachedLoader } from './scrape-cache.ts';
 /** A delivery outcome as the ledger records it (`queued`: handed to a transactional target, counted when it settles). */
 export interface DeliveryObservation {
   readonly provider: string;
-  readonly status: 'delivered' | 'retrying' | 'failed' | 'queued';
+  /** `undelivered` and `gone` are what the peer said of a delivery (a carrier's report, a destination no more), counted beside its settle. */
+  readonly status: 'delivered' | 'retrying' | 'failed' | 'queued' | 'undelivered' | 'gone';
 }
 
 /**
@@ -34,7 +35,7 @@ export interface ServiceMetrics {
 
 const LATENCY_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 21600];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-const COUNTED_OUTCOMES = new Set(['retrying', 'failed', 'delivered']);
+const COUNTED_OUTCOMES = new Set(['retrying', 'failed', 'delivered', 'undelivered', 'gone']);
 
 let processRegistry: Registry | undefined;
 
@@ -70,7 +71,7 @@ export function createServiceMetrics(options: { cacheSeconds: number; log: Fasti
   });
   const deliveries = new Counter({
     name: 'notification_deliveries_total',
-    help: 'Delivery outcomes recorded in the ledger, by provider (delivered, retrying, failed).',
+    help: 'Delivery outcomes recorded in the ledger, by provider (delivered, retrying, failed), and what peers said of deliveries (undelivered, gone).',
     labelNames: ['provider', 'outcome'],
     registers,
   });

@@ -78,11 +78,28 @@ export interface QueuedOutcome {
 }
 
 /** The delivery ledger as a transactional target sees it: rows it took are `queued` until it settles them. */
+/** What a peer said of a delivery after it took it (a carrier's report), or that its destination is gone. */
+export interface LaterOutcome {
+  /** The ledger row of the delivery (`DeliveryRequest.ledgerId`). */
+  readonly ledgerId: number;
+  /** `undelivered`: the carrier could not hand it over (an SMS `undelivered` or `failed` report); `gone`: the destination is no more. */
+  readonly outcome: 'undelivered' | 'gone';
+  /** The peer's code (a carrier's error code, an HTTP status), for operators; null for none. */
+  readonly code?: string | null;
+}
+
 export interface LedgerAccess {
   /** Settles `queued` rows (others are left alone), in the target's transaction when given. */
   settle(outcomes: readonly QueuedOutcome[], trx?: Knex.Transaction): Promise<void>;
   /** An operator requeued these (failed) deliveries in the target: they are `queued` again until settled. */
   reopen(ledgerIds: readonly number[], trx?: Knex.Transaction): Promise<void>;
+  /**
+   * Records what the peer said later of deliveries it took (an SMS
+   * delivery report of `undelivered`): shown on the delivery (the admin
+   * view, the console's trace) and counted in `notification_deliveries_total`.
+   * The row's state stays as it is. Resolves to how many rows it changed.
+   */
+  reportOutcome(reports: readonly LaterOutcome[]): Promise<number>;
 }
 
 export interface CallerAuth {

@@ -35,9 +35,10 @@ export type DeliveryOutcome =
    * `gone`, the destination is no more (a webhook receiver's 410 Gone, a
    * push service's 404 for a dropped browser subscription): core also stops
    * the subscription, so nothing more is sent there until its owner
-   * subscribes again.
+   * subscribes again. `code` is the peer's own (an HTTP status), shown
+   * on the delivery with a gone outcome.
    */
-  | { readonly kind: 'failed'; readonly reason: string; readonly gone?: boolean }
+  | { readonly kind: 'failed'; readonly reason: string; readonly gone?: boolean; readonly code?: string }
   /**
    * The peer said to slow down (HTTP 429, SMTP 421/451/454): the delivery
    * waits and is tried again without the attempt counting, so a rate limit

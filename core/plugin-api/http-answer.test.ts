@@ -30,6 +30,7 @@ describe('judgeHttpAnswer: one judge of an HTTP answer for any target (gone: fai
     expect(judgeHttpAnswer({ kind: 'answered', status: 410 }, receiver)).toEqual({
       kind: 'failed',
       gone: true,
+      code: '410',
       reason: 'receiver 410: the receiver ended the subscription',
     });
     expect(judgeHttpAnswer({ kind: 'answered', status: 429, retryAfterSeconds: 60 }, receiver)).toEqual({

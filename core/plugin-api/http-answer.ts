@@ -35,7 +35,9 @@ export function judgeHttpAnswer(result: OutboundResult, words: HttpAnswerWords):
       const { status } = result;
       if (status >= 200 && status < 300) return { kind: 'delivered' };
       const reason = `${peer} ${status}`;
-      if (words.goneStatuses?.includes(status)) return { kind: 'failed', gone: true, reason: words.goneMeans ? `${reason}: ${words.goneMeans}` : reason };
+      if (words.goneStatuses?.includes(status)) {
+        return { kind: 'failed', gone: true, code: String(status), reason: words.goneMeans ? `${reason}: ${words.goneMeans}` : reason };
+      }
       if (status === 429) {
         const retryAfter = result.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: result.retryAfterSeconds };
         return { kind: 'slowDown', reason, scope: words.slowDownScope ?? 'lane', ...retryAfter };

@@ -30,6 +30,11 @@ const Delivery = Type.Object({
   createdAt: Type.String(),
   nextAttemptAt: Type.Union([Type.String(), Type.Null()], { description: 'When a waiting delivery is tried next.' }),
   deliveredAt: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.Union([Type.Literal('undelivered'), Type.Literal('gone'), Type.Null()], {
+    description: "What the peer said of it: `undelivered` (a carrier's delivery report), `gone` (the destination is no more); null: nothing.",
+  }),
+  outcomeCode: Type.Union([Type.String(), Type.Null()], { description: "The peer's code for it: a carrier's error code, an HTTP status." }),
+  outcomeAt: Type.Union([Type.String(), Type.Null()]),
 });
 const Page = Type.Object({
   items: Type.Array(Delivery),

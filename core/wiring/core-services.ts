@@ -23,7 +23,9 @@ export function wireCoreServices(
     endpoints,
     subscriptionAccess: createSubscriptionAccess(db, authenticate),
     // Without metrics nobody reads what a settle observed: the plain statement, no join.
-    ledgerAccess: createLedgerAccess(db, observability.metrics.enabled ? (rows) => observability.deliveries.settled(rows) : undefined),
+    ledgerAccess: createLedgerAccess(db, observability.metrics.enabled ? (rows) => observability.deliveries.settled(rows) : undefined, (rows) =>
+      observability.deliveries.reported(rows),
+    ),
     queues,
   };
 }

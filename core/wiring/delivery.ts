@@ -129,7 +129,11 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
           now: platform.now,
           stopGone: (subscriptionIds) => core.subscriptionAccess.setActive(subscriptionIds, false),
           // A deferral is no outcome: the row waits again, its attempt not counted.
-          onSettled: (outcomes) => observability.deliveries.dispatched(outcomes.flatMap((o) => (o.status === 'deferred' ? [] : [{ ...o, status: o.status }]))),
+          // A failure because the destination is gone is counted as such too (outcome="gone").
+          onSettled: (outcomes) =>
+            observability.deliveries.dispatched(
+              outcomes.flatMap((o) => (o.status === 'deferred' ? [] : [{ ...o, status: o.status }, ...(o.gone ? [{ ...o, status: 'gone' as const }] : [])])),
+            ),
         }),
     ),
   });

@@ -12,6 +12,8 @@ export type GatewayResult =
 const NOT_REACHABLE = new Set([21211, 21614]);
 /** The recipient replied STOP at the carrier: the subscription stops. */
 export const UNSUBSCRIBED_AT_CARRIER = 21610;
+/** Delivery report statuses that say the carrier never handed the text over: the delivery's outcome is `undelivered`. */
+export const NOT_HANDED_OVER: ReadonlySet<string> = new Set(['undelivered', 'failed']);
 
 export interface GatewayVerdict {
   readonly outcome: DeliveryOutcome;

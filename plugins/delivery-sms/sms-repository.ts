@@ -143,13 +143,19 @@ export async function recordSentMessages(db: Knex, rows: ReadonlyArray<{ sid: st
   );
 }
 
-/** A delivery report: the text's latest status; the subscription that got it, or undefined when no delivery sent that sid. */
-export async function recordReport(db: Knex, sid: string, status: string, errorCode: number | null, now: Date): Promise<number | undefined> {
-  const rows: Array<{ subscription_id: string | number }> = await db('delivery_sms_messages')
+/** A delivery report: the text's latest status; the subscription and the delivery that sent it, or undefined when no delivery sent that sid. */
+export async function recordReport(
+  db: Knex,
+  sid: string,
+  status: string,
+  errorCode: number | null,
+  now: Date,
+): Promise<{ subscriptionId: number; ledgerId: number } | undefined> {
+  const rows: Array<{ subscription_id: string | number; ledger_id: string | number }> = await db('delivery_sms_messages')
     .where({ sid })
     .update({ status, error_code: errorCode, updated_at: now })
-    .returning('subscription_id');
-  return rows[0] === undefined ? undefined : Number(rows[0].subscription_id);
+    .returning(['subscription_id', 'ledger_id']);
+  return rows[0] === undefined ? undefined : { subscriptionId: Number(rows[0].subscription_id), ledgerId: Number(rows[0].ledger_id) };
 }
 
 export async function messageBySid(db: Knex, sid: string): Promise<{ status: string; errorCode: number | null; ledgerId: number } | undefined> {

@@ -9,7 +9,7 @@ import { shortenToFit } from './sms-segments.ts';
 import { validTwilioSignature } from './twilio-signature.ts';
 import { checkCode, MAX_CODE_TRIES } from './verification-code.ts';
 import { normalisePhoneNumber } from './phone-number.ts';
-import { UNSUBSCRIBED_AT_CARRIER } from './gateway-result.ts';
+import { NOT_HANDED_OVER, UNSUBSCRIBED_AT_CARRIER } from './gateway-result.ts';
 
 type Form = Record<string, string>;
 const FORM_LIMIT = 16 * 1024;
@@ -139,9 +139,15 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       const status = (fields.MessageStatus ?? '').slice(0, 32);
       const errorCode = /^\d{1,9}$/.test(fields.ErrorCode ?? '') ? Number(fields.ErrorCode) : null;
       if (sid === '' || status === '') throw new Errors.InvalidField('body/MessageSid and body/MessageStatus are required');
-      const subscriptionId = await recordReport(context.db, sid, status, errorCode, context.now());
-      if (subscriptionId === undefined) request.log.info({ status }, 'sms delivery report for a text no delivery sent: ignored');
-      else if (errorCode === UNSUBSCRIBED_AT_CARRIER) await context.subscriptions.setActive(subscriptionId, false);
+      const sent = await recordReport(context.db, sid, status, errorCode, context.now());
+      if (sent === undefined) {
+        request.log.info({ status }, 'sms delivery report for a text no delivery sent: ignored');
+        return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
+      }
+      // The carrier could not hand it over: shown on the delivery, with its code.
+      if (NOT_HANDED_OVER.has(status))
+        await context.ledger.reportOutcome([{ ledgerId: sent.ledgerId, outcome: 'undelivered', code: errorCode === null ? null : String(errorCode) }]);
+      if (errorCode === UNSUBSCRIBED_AT_CARRIER) await context.subscriptions.setActive(sent.subscriptionId, false);
       return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
     },
   );

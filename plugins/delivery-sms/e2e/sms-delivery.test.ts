@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NotificationEvent } from '#plugin-api';
 import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDatabase } from '../../../test/helpers/databases.ts';
-import { realPluginsDir } from '../../../test/helpers/e2e-env.ts';
+import { E2E_JWT_SECRET, realPluginsDir } from '../../../test/helpers/e2e-env.ts';
+import { parseMetrics } from '../../../test/helpers/metrics-text.ts';
+import { jwtFor } from '../../../test/helpers/pipeline-plugins.ts';
 import { servicesOf, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testClock } from '../../../test/doubles/smtp-test-app.ts';
 import { startTwilioGateway, type TwilioGateway } from '../../../demo/sms-gateway/twilio-gateway.ts';
@@ -37,6 +39,7 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
       env: {
         PublicBaseUrl: PUBLIC_BASE_URL,
         Sms__DefaultRegion: 'LK',
+        Jwt__Secret: E2E_JWT_SECRET,
         SmsOutbox__IntervalSeconds: '3600',
         SmsOutbox__RetryBaseSeconds: '1',
         SubscriptionLimits__MaxPerIp: '1000',
@@ -313,6 +316,27 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     expect(await knex()('delivery_sms_messages').where({ sid: text!.sid }).first('status', 'error_code')).toEqual({ status: 'delivered', error_code: null });
     await servicesOf(app()).dispatcher.drain();
     expect(gateway.textsTo(PHONE)).toHaveLength(1);
+  });
+
+  it("shows a carrier's undelivered report on the delivery, with its code, in the admin view and the metrics", async () => {
+    await created(PHONE);
+    await codeTextTo(PHONE);
+    await gateway.reply(PHONE, 'YES');
+    gateway.texts.length = 0;
+    await servicesOf(app()).pipeline.processNotificationEvents([outage('PO-SMS-U')], { awaitDelivery: true });
+    const [text] = gateway.textsTo(PHONE);
+    // The carrier could not hand it over (30003: unreachable handset); the gateway says so twice, as gateways do.
+    expect(await gateway.report(text!.sid, 'undelivered', 30003)).toBe(200);
+    expect(await gateway.report(text!.sid, 'undelivered', 30003)).toBe(200);
+    const admin = { authorization: `Bearer ${jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' })}` };
+    const view = await app().inject({ url: '/api/admin/deliveries?limit=5', headers: admin });
+    expect(view.statusCode, view.body).toBe(200);
+    const delivery = view.json().items.find((item: { sourceKey: string }) => item.sourceKey === 'PO-SMS-U');
+    expect(delivery).toMatchObject({ provider: 'Sms', status: 'delivered', outcome: 'undelivered', outcomeCode: '30003' });
+    expect(Date.parse(delivery.outcomeAt)).not.toBeNaN();
+    const metrics = parseMetrics((await app().inject('/metrics')).body);
+    const undelivered = metrics.find((s) => s.name === 'notification_deliveries_total' && s.labels.provider === 'Sms' && s.labels.outcome === 'undelivered');
+    expect(undelivered?.value).toBe(1);
   });
 
   it('21610 (the number opted out at its carrier) fails the delivery and stops the subscription; 21211 fails it alone', async () => {

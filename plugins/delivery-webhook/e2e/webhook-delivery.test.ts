@@ -113,10 +113,11 @@ describe.each(await databaseKinds())('delivery-webhook end to end on %s', (kind:
     const gone = await subscribed('ops-3');
     receiver.script('ops-3', { status: 400 });
     await deliver('PO-W3');
-    expect((await ledger('PO-W3')).map((row) => [row.status, row.last_error])).toEqual([['failed', 'receiver 400']]);
+    expect((await ledger('PO-W3')).map((row) => [row.status, row.last_error, row.outcome])).toEqual([['failed', 'receiver 400', null]]);
     receiver.script('ops-3', { status: 410 });
     await deliver('PO-W4');
-    expect((await ledger('PO-W4'))[0].status).toBe('failed');
+    // The delivery says what the receiver said: its destination is gone, with the status.
+    expect((await ledger('PO-W4')).map((row) => [row.status, row.outcome, row.outcome_code])).toEqual([['failed', 'gone', '410']]);
     expect(await knex()('notification_subscriptions').where({ public_id: gone.publicId }).first('is_active')).toEqual({ is_active: false });
   });
 

@@ -164,6 +164,7 @@ describe.each(await databaseKinds())('delivery-webpush end to end on %s', (kind:
       const gone = await subscribed(`gone-${status}`);
       service.script(`gone-${status}`, { status });
       await deliver(`PO-G${status}`);
+      expect((await ledger(`PO-G${status}`)).map((row) => [row.status, row.outcome, row.outcome_code])).toContainEqual(['failed', 'gone', String(status)]);
       expect(await knex()('notification_subscriptions').where({ public_id: gone.publicId }).first('is_active')).toEqual({ is_active: false });
     }
     const bad = await subscribed('b3');

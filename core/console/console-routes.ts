@@ -21,6 +21,7 @@ import { listFeedHealth } from '../feed-health/feed-health-repository.ts';
 import { feedHealthView, type MonitoredFeed } from '../feed-health/feed-health-view.ts';
 import { loadAsset, PAGE_HEADERS } from '../web/page-assets.ts';
 import { activeSubscriptions, audit, auditLog, backlogByProvider, deliveriesOfLastDay, latestEvents } from './console-repository.ts';
+import { consoleTraceRoutes } from './console-trace-routes.ts';
 import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
 import { holdsRole, oidcActor } from './role-policy.ts';
 import { sessionEnd } from './session-policy.ts';
@@ -44,6 +45,8 @@ export interface ConsoleOptions {
   /** Wakes the lanes on every instance once a requeue commits. */
   readonly lanes: { notify(trx: Knex.Transaction): Promise<void> };
   readonly directProviders: readonly string[];
+  /** Every installed provider ("Find a subscriber" looks destinations up among theirs). */
+  readonly providers: readonly string[];
   /** Each lane's rate (0: none), by provider: the lanes panel and the estimates. */
   readonly rates: ReadonlyMap<string, number>;
 }
@@ -127,6 +130,7 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
   // The console's browser half, beside this: its page, and its script served among the pages' (/web/), whose modules it imports.
   const page = loadAsset('console.html', BROWSER_HALF);
   const script = loadAsset('console.js', BROWSER_HALF);
+  const traceScript = loadAsset('console-trace.js', BROWSER_HALF);
 
   /**
    * The signed-in actor, checked against the sign-in's own end (the
@@ -179,6 +183,11 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     '/web/console.js',
     { schema: { summary: "The console's script", tags, response: { 200: textResponse('text/javascript', 'The script.') } } },
     async (_request, reply) => reply.headers(PAGE_HEADERS).type(script.contentType).send(script.body),
+  );
+  app.get(
+    '/web/console-trace.js',
+    { schema: { summary: 'The console\'s "Find a subscriber"', tags, response: { 200: textResponse('text/javascript', 'The script.') } } },
+    async (_request, reply) => reply.headers(PAGE_HEADERS).type(traceScript.contentType).send(traceScript.body),
   );
 
   const Me = Type.Object({
@@ -481,6 +490,7 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     },
     async () => ({ entries: await auditLog(db, 100) }),
   );
+  await consoleTraceRoutes(app, { db, filters: options.filters, providers: options.providers, actorOf, signedIn });
 }
 
 function refusal(reply: FastifyReply, status: number, text: string) {

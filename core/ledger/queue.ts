@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { pgArray as array } from '../plugin-api/pg-array.ts';
 import type { QueuedOutcome } from '../plugin-api/core-ports.ts';
-import { COUNT_MINUTE } from './settle.ts';
+import { COUNT_MINUTE, LOG_ATTEMPTS } from './settle.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -37,8 +37,9 @@ export async function settleQueued(db: Db, outcomes: readonly QueuedOutcome[], o
           SET status = v.status, last_error = v.err, delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE l.delivered_at END
          FROM unnest(?::bigint[], ?::text[], ?::text[]) AS v(id, status, err)
         WHERE l.id = v.id AND l.status = 'queued'
-        RETURNING l.provider, l.status, l.event_id, l.delivered_at),
-     counted AS (${COUNT_MINUTE})
+        RETURNING l.id, l.provider, l.status, l.attempts, l.last_error, l.event_id, l.delivered_at),
+     counted AS (${COUNT_MINUTE}),
+     logged AS (${LOG_ATTEMPTS})
      ${
        observe
          ? 'SELECT s.provider, s.status, EXTRACT(EPOCH FROM s.delivered_at - e.created_at) AS seconds FROM s JOIN notification_events e ON e.id = s.event_id'

@@ -52,8 +52,9 @@ export async function settleLeased(db: Db, token: string, outcomes: readonly Set
               lease_until = NULL
          FROM unnest(?::bigint[], ?::text[], ?::float8[], ?::text[], ?::boolean[], ?::text[]) AS v(id, status, wait, err, gone, code)
         WHERE l.id = v.id AND l.lease_token = ?
-        RETURNING l.provider, l.status),
-     counted AS (${COUNT_MINUTE})
+        RETURNING l.id, l.provider, l.status, l.attempts, l.last_error),
+     counted AS (${COUNT_MINUTE}),
+     logged AS (${LOG_ATTEMPTS})
      SELECT count(*) AS n FROM s`,
     [
       array(recorded.map((o) => o.id)),
@@ -67,6 +68,11 @@ export async function settleLeased(db: Db, token: string, outcomes: readonly Set
   );
   return Number(result.rows[0]?.n ?? 0);
 }
+
+/** Keeps the attempts of `s` (id, status, attempts, last_error) that did not end well: a retry, a failure (the trace reads them). */
+export const LOG_ATTEMPTS = `
+       INSERT INTO notification_delivery_attempts (ledger_id, attempt, status, error)
+       SELECT id, attempts, status, last_error FROM s WHERE status IN ('retrying', 'failed')`;
 
 /** Adds the settled rows of `s` (provider, status) to their lane's minute. */
 export const COUNT_MINUTE = `

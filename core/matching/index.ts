@@ -5,6 +5,16 @@
  * events counted without claiming anything (a hold's question, the
  * console's preview).
  */
-export { compileFilter, FilterCache, wherePlacesOnly, type CompiledFilter, type FilterMatchOf, type SubscriptionFilter } from './subscription-filter.ts';
+export {
+  compileFilter,
+  explainFilter,
+  filterCriteria,
+  FilterCache,
+  wherePlacesOnly,
+  type CompiledFilter,
+  type FilterCriterion,
+  type FilterMatchOf,
+  type SubscriptionFilter,
+} from './subscription-filter.ts';
 export { subscriptionPage, systemSubscriptions, type PageScope, type SubscriptionRow } from './subscription-pages.ts';
 export { activeSubscriptionCount, matchCounts, totalOf } from './match-counts.ts';

@@ -18,6 +18,12 @@ export const wherePlacesOnly = (filter: SubscriptionFilter | null | undefined) =
 
 export type CompiledFilter = (event: NotificationEvent) => boolean;
 
+/** One criterion a filter sets: its name (`feeders`, `where`, `fields.route`) and its test. */
+export interface FilterCriterion {
+  readonly name: string;
+  readonly test: CompiledFilter;
+}
+
 const normalise = (values: readonly string[] | undefined) => (values ?? []).map((value) => value.trim().toLowerCase()).filter((value) => value !== '');
 
 const splitList = (value: string | undefined) =>
@@ -27,32 +33,36 @@ const splitList = (value: string | undefined) =>
     .filter(Boolean);
 
 /**
- * Compiles a filter once into a pure predicate: AND across
- * the criteria it sets, any-of within one list, case-insensitive; an empty
- * or missing list sets no criterion, so an empty filter matches everything.
+ * The criteria a filter sets, each named as the trace names it (`eventTypes`,
+ * `feeders`, `where`, `keywords`, `fields.<id>`), each a pure predicate:
+ * AND across them, any-of within one list, case-insensitive; an empty or
+ * missing list sets no criterion, so an empty filter sets none.
  * - feeders: equals Fields.feeder or one of the comma-separated Fields.feeders;
- * - locationKeywords: a substring of Fields.area or Fields.areas;
- * - places: the event's shape comes within a place's radius (an event
- *   without a shape matches no place). places and locationKeywords are
- *   both "where": with both set, either one matching is enough;
+ * - where: locationKeywords, a substring of Fields.area or Fields.areas,
+ *   and places, the event's shape within a place's radius (an event
+ *   without a shape matches no place); with both set, either one is enough;
  * - keywords: a substring of all Fields values joined;
  * - eventTypes: contains the event's type (exact: types are identifiers);
  * - fields.<id>: a field the feed declares, against the event's
  *   `fields.<id>`: `equals` one of its comma-separated values, or
  *   `contains` (a part of its text), as the feed's `match` says (`matchOf`);
  *   an event without the field matches no value.
+ * Matching and its explanation are both made of these: one copy of the rules.
  */
-export function compileFilter(filter: SubscriptionFilter | null | undefined, matchOf: (fieldId: string) => FilterMatch = () => 'contains'): CompiledFilter {
+export function filterCriteria(filter: SubscriptionFilter | null | undefined, matchOf: (fieldId: string) => FilterMatch = () => 'contains'): FilterCriterion[] {
   const feeders = new Set(normalise(filter?.feeders));
   const locations = normalise(filter?.locationKeywords);
   const keywords = normalise(filter?.keywords);
   const eventTypes = new Set((filter?.eventTypes ?? []).map((type) => type.trim()));
-  const checks: CompiledFilter[] = [];
-  if (eventTypes.size > 0) checks.push((event) => eventTypes.has(event.eventType));
+  const criteria: FilterCriterion[] = [];
+  if (eventTypes.size > 0) criteria.push({ name: 'eventTypes', test: (event) => eventTypes.has(event.eventType) });
   if (feeders.size > 0) {
-    checks.push((event) => {
-      const own = event.fields.feeder?.trim().toLowerCase();
-      return (own !== undefined && feeders.has(own)) || splitList(event.fields.feeders).some((feeder) => feeders.has(feeder));
+    criteria.push({
+      name: 'feeders',
+      test: (event) => {
+        const own = event.fields.feeder?.trim().toLowerCase();
+        return (own !== undefined && feeders.has(own)) || splitList(event.fields.feeders).some((feeder) => feeders.has(feeder));
+      },
     });
   }
   const places = filter?.places ?? [];
@@ -61,13 +71,16 @@ export function compileFilter(filter: SubscriptionFilter | null | undefined, mat
     return locations.some((location) => text.includes(location));
   };
   const byPlace = (event: NotificationEvent) => event.geometry !== undefined && places.some((place) => placeReaches(place, event.geometry!));
-  if (locations.length > 0 && places.length > 0) checks.push((event) => byName(event) || byPlace(event));
-  else if (locations.length > 0) checks.push(byName);
-  else if (places.length > 0) checks.push(byPlace);
+  if (locations.length > 0 && places.length > 0) criteria.push({ name: 'where', test: (event) => byName(event) || byPlace(event) });
+  else if (locations.length > 0) criteria.push({ name: 'where', test: byName });
+  else if (places.length > 0) criteria.push({ name: 'where', test: byPlace });
   if (keywords.length > 0) {
-    checks.push((event) => {
-      const text = Object.values(event.fields).join('\n').toLowerCase();
-      return keywords.some((keyword) => text.includes(keyword));
+    criteria.push({
+      name: 'keywords',
+      test: (event) => {
+        const text = Object.values(event.fields).join('\n').toLowerCase();
+        return keywords.some((keyword) => text.includes(keyword));
+      },
     });
   }
   for (const [id, values] of Object.entries(filter?.fields ?? {})) {
@@ -75,16 +88,37 @@ export function compileFilter(filter: SubscriptionFilter | null | undefined, mat
     if (wanted.length === 0) continue;
     if (matchOf(id) === 'equals') {
       const set = new Set(wanted);
-      checks.push((event) => splitList(event.fields[id]).some((value) => set.has(value)));
+      criteria.push({ name: `fields.${id}`, test: (event) => splitList(event.fields[id]).some((value) => set.has(value)) });
     } else {
-      checks.push((event) => {
-        const text = (event.fields[id] ?? '').toLowerCase();
-        return text !== '' && wanted.some((value) => text.includes(value));
+      criteria.push({
+        name: `fields.${id}`,
+        test: (event) => {
+          const text = (event.fields[id] ?? '').toLowerCase();
+          return text !== '' && wanted.some((value) => text.includes(value));
+        },
       });
     }
   }
+  return criteria;
+}
+
+/** Compiles a filter once into a pure predicate: every criterion it sets holds (an empty filter matches everything). */
+export function compileFilter(filter: SubscriptionFilter | null | undefined, matchOf: (fieldId: string) => FilterMatch = () => 'contains'): CompiledFilter {
+  const checks = filterCriteria(filter, matchOf).map((criterion) => criterion.test);
   if (checks.length === 0) return () => true;
   return (event) => checks.every((check) => check(event));
+}
+
+/** Whether an event matches a filter, and if not, the first criterion it failed (the trace's "why not"). */
+export function explainFilter(
+  filter: SubscriptionFilter | null | undefined,
+  matchOf: (fieldId: string) => FilterMatch = () => 'contains',
+): (event: NotificationEvent) => { readonly matched: true } | { readonly matched: false; readonly criterion: string } {
+  const criteria = filterCriteria(filter, matchOf);
+  return (event) => {
+    const failed = criteria.find((criterion) => !criterion.test(event));
+    return failed ? { matched: false, criterion: failed.name } : { matched: true };
+  };
 }
 
 /** How each feed matches its own filter fields (`equals` or `contains`), by feed and field id. */
@@ -106,6 +140,11 @@ export class FilterCache {
 
   get(feedId: string, filter: SubscriptionFilter | null | undefined): CompiledFilter {
     return this.ofText(feedId, JSON.stringify(filter ?? {}));
+  }
+
+  /** Whether an event matches a subscription's filter to `feedId`, and if not, the criterion it failed (the trace). */
+  explain(feedId: string, filter: SubscriptionFilter | null | undefined): ReturnType<typeof explainFilter> {
+    return explainFilter(filter, (fieldId) => this.#matchOf(feedId, fieldId));
   }
 
   /** The compiled filter of a stored filter's JSON text (null: no filter) of a subscription to `feedId`. */

@@ -47,6 +47,7 @@ export async function wireConsole(app: FastifyInstance, inputs: WiredBefore): Pr
       handOver: pipeline.handOver,
       lanes: delivery.lanes,
       directProviders: operations.directProviders,
+      providers: [...delivery.targets.keys()],
       rates: operations.rates,
     }),
   );

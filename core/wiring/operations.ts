@@ -4,6 +4,7 @@ import { ConfigError } from '../config/load-config.ts';
 import { alertDestination, syncAlertSubscription } from '../feed-health/alert-subscription.ts';
 import { createPollRecorder } from '../feed-health/poll-recorder.ts';
 import { adminDeliveryRoutes } from '../routes/admin-deliveries.ts';
+import { adminTraceRoutes } from '../routes/admin-trace.ts';
 import { adminFeedRoutes } from '../routes/admin-feeds.ts';
 import { adminLaneRoutes } from '../routes/admin-lanes.ts';
 import { metricsRoutes } from '../routes/metrics.ts';
@@ -70,6 +71,7 @@ export async function wireOperations(
   const directProviders = [...targets].filter(([, target]) => target.deliver && !target.enqueue).map(([provider]) => provider);
   const feedIds = [...platform.registry.feeds.map((manifest) => manifest.feed.id), ...platform.registry.coreFeedIds()];
   await app.register(adminDeliveryRoutes, { db, lanes, directProviders, feedIds });
+  await app.register(adminTraceRoutes, { db, filters: delivery.rules.filters, providers: [...targets.keys()] });
   await app.register(adminLaneRoutes, { db, rates });
   return { recordPoll, monitoredFeeds: feeds, directProviders, rates };
 }

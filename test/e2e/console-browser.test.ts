@@ -196,6 +196,39 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     problems = problems.filter((problem) => !problem.includes('403'));
   });
 
+  it('"Find a subscriber" shows why each of the latest events reached them or not, and audits the look', async () => {
+    const shop = await started.app.inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'Beach shop', feedId: 'utility.power-outages', filter: { locationKeywords: ['Unawatuna'] }, delivery: { provider: 'Push' } },
+    });
+    const publicId = shop.json().publicId as string;
+    // The shop and the system subscription: under the hold threshold, so it goes at once.
+    feed.setPowerOutages([
+      { id: 'PO-FORT', feeder: 'F2', areas: ['Unawatuna'], timeOff: '2026-11-22T09:00:00+05:30', timeRestored: null },
+      { id: 'PO-PERA', feeder: 'F3', areas: ['Peradeniya'], timeOff: '2026-11-22T09:05:00+05:30', timeRestored: null },
+    ]);
+    await servicesOf(started.app).workers.runNow(MONITOR, { force: true });
+    const page = await open('/console', DESKTOP);
+    await page.getByLabel('Admin token').fill(jwtFor(E2E_JWT_SECRET, { sub: 'help-desk', role: 'admin' }));
+    await page.getByRole('button', { name: 'Sign in with the token' }).click();
+    await expect.poll(() => page.locator('#actor').textContent(), SLOW).toBe('token:help-desk');
+    await page.getByLabel('Public id, email address, phone number or push topic').fill(publicId);
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await expect.poll(() => page.locator('#found-list').textContent(), SLOW).toContain('Beach shop');
+    await page.getByRole('button', { name: 'Why did they get what they got?' }).click();
+    await expect.poll(() => page.locator('#trace-heading').textContent(), SLOW).toBe('Beach shop: Power outages by Push notification');
+    const rows = page.locator('#trace-table tbody tr');
+    const rowOf = async (key: string) => (await rows.filter({ hasText: key }).first().textContent()) ?? '';
+    await expect.poll(() => rowOf('PO-FORT'), SLOW).toMatch(/NewOutage · PO-FORT.*YesSentdelivered; attempt 1: delivered/);
+    expect(await rowOf('PO-PERA')).toMatch(/NoNot in their areas or places—$/);
+    // Focus went to the trace, so a screen reader reads it next.
+    expect(await page.evaluate('document.activeElement?.id')).toBe('trace-heading');
+    await shoot(page, 'trace');
+    await page.reload();
+    await expect.poll(() => page.locator('#audit-table tbody').textContent(), SLOW).toContain(`subscriber-trace (publicId ${publicId})`);
+  });
+
   it('a sign-in link (what the demo prints) signs in, and the token leaves the address bar', async () => {
     const token = jwtFor(E2E_JWT_SECRET, { sub: 'demo-operator', role: 'admin' });
     const page = await open(`/console#token=${encodeURIComponent(token)}`, DESKTOP);

@@ -6,6 +6,7 @@ import { byId, el, say } from './dom.js';
 import { splitList } from './form-values.js';
 import { readFilterFields, renderFilterFields } from './filter-fields.js';
 import { aboutDuration, estimateWords } from './durations.js';
+import { setUpFindSubscriber } from './console-trace.js';
 
 const REFRESH_MS = 15_000;
 const alertRegion = byId('console-error');
@@ -409,3 +410,4 @@ announceForm.addEventListener('submit', (event) => void preview(event));
 byId('confirm-button').addEventListener('click', () => void send());
 byId('edit-announcement').addEventListener('click', editAnnouncement);
 void start();
+setUpFindSubscriber({ call, complain, when, feedName, channelName, statusRegion });

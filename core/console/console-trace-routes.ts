@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
+import Type from 'typebox';
+import type { FilterCache } from '../matching/index.ts';
+import { errorResponses } from '../plugin-api/response-schemas.ts';
+import { FindQuery, FoundSubscription, Trace, traceOf } from '../routes/admin-trace.ts';
+import { findSubscriptions, summaryOf } from '../trace/trace-store.ts';
+import { audit } from './console-repository.ts';
+
+export interface ConsoleTraceOptions {
+  readonly db: Knex;
+  readonly filters: FilterCache;
+  /** The installed providers: a destination is looked up among theirs. */
+  readonly providers: readonly string[];
+  /** Who is signed in (the hook that lets only them through has run). */
+  readonly actorOf: (request: FastifyRequest) => Promise<string>;
+  readonly signedIn: { onRequest: (request: FastifyRequest) => Promise<void> };
+}
+
+const tags = ['console'];
+
+/**
+ * The console's "Find a subscriber": the admin trace, for a signed-in
+ * operator. Each trace looked at is audited (it shows what a person was
+ * sent); a search is not, and never shows a destination.
+ */
+export async function consoleTraceRoutes(app: FastifyInstance, options: ConsoleTraceOptions): Promise<void> {
+  app.get<{ Querystring: { find: string } }>(
+    '/console/api/subscribers',
+    {
+      ...options.signedIn,
+      schema: {
+        summary: 'Find subscriptions by public id, email address, phone number or push topic',
+        tags,
+        querystring: FindQuery,
+        response: { 200: Type.Object({ items: Type.Array(FoundSubscription) }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ items: (await findSubscriptions(options.db, request.query.find, options.providers)).map(summaryOf) }),
+  );
+  app.get<{ Params: { publicId: string } }>(
+    '/console/api/subscribers/:publicId/trace',
+    {
+      ...options.signedIn,
+      schema: {
+        summary: "Why a subscriber got what they got: the feed's latest events, matched or not, and each delivery's attempts",
+        tags,
+        params: Type.Object({ publicId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Trace, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const trace = await traceOf(options, request.params.publicId);
+      await audit(options.db, await options.actorOf(request), 'subscriber-trace', { publicId: trace.subscription.publicId });
+      return trace;
+    },
+  );
+}

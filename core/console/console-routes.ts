@@ -20,8 +20,9 @@ import { PlaceSchema } from '../subscriptions/subscription-schemas.ts';
 import { listFeedHealth } from '../feed-health/feed-health-repository.ts';
 import { feedHealthView, type MonitoredFeed } from '../feed-health/feed-health-view.ts';
 import { loadAsset, PAGE_HEADERS } from '../web/page-assets.ts';
-import { activeSubscriptions, audit, auditLog, backlogByProvider, deliveriesOfLastDay, latestEvents } from './console-repository.ts';
-import { consoleTraceRoutes } from './console-trace-routes.ts';
+import { audit, auditLog } from '../audit/audit-log.ts';
+import { activeSubscriptions, backlogByProvider, deliveriesOfLastDay, latestEvents } from './console-repository.ts';
+import { consolePeopleRoutes } from './console-people-routes.ts';
 import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
 import { holdsRole, oidcActor } from './role-policy.ts';
 import { sessionEnd } from './session-policy.ts';
@@ -490,7 +491,7 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     },
     async () => ({ entries: await auditLog(db, 100) }),
   );
-  await consoleTraceRoutes(app, { db, filters: options.filters, providers: options.providers, actorOf, signedIn });
+  await consolePeopleRoutes(app, { db, filters: options.filters, providers: options.providers, actorOf, signedIn });
 }
 
 function refusal(reply: FastifyReply, status: number, text: string) {

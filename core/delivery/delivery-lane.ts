@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import { markQueued, settleLeased, type LeasedRow, type LeasedSubscription, type SettledDelivery } from '../ledger/index.ts';
 import type { DeliveryOutcome, DeliveryRequest, DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { QueueHandle, QueueRegistry } from '../queue/queue-registry.ts';
 import { activeAmong } from './active-subscriptions.ts';
 import { deferred, judgeDelivery } from './delivery-outcome.ts';
@@ -53,6 +54,8 @@ export interface LaneDependencies {
   readonly events: EventCache;
   /** Each row's event as its subscriber reads it (their language and zone, what they missed); without it, the stored rendering. */
   readonly rendering?: SubscriberRendering;
+  /** The line a message that ends an item adds to ask "still out?" (a link, or the word to reply on a target that takes replies); null for others. */
+  readonly invite?: (delivery: { ledgerId: number; event: NotificationEvent; language?: string }) => string | null;
   readonly log: FastifyBaseLogger;
   readonly settings: LaneSettings;
   readonly now?: () => Date;
@@ -259,9 +262,10 @@ export class DeliveryLane {
     const rendering = this.#deps.rendering;
     for (const row of leased) {
       if (!row.subscription.is_active) outcomes.push({ id: row.ledgerId, status: 'failed', retryInSeconds: null, error: 'subscription is no longer active' });
-      else if (!rendering) rows.push(row);
       else {
-        const rendered = rendering.forSubscriber(row.eventId, row.event, row.rendered, row.subscription.preferences, row.missed);
+        let rendered = rendering ? rendering.forSubscriber(row.eventId, row.event, row.rendered, row.subscription.preferences, row.missed) : row.rendered;
+        const invite = this.#deps.invite?.({ ledgerId: row.ledgerId, event: row.event, language: row.subscription.preferences?.language });
+        if (invite) rendered = { ...rendered, body: `${rendered.body}\n\n${invite}` };
         rows.push(rendered === row.rendered ? row : { ...row, rendered });
       }
     }

@@ -18,7 +18,8 @@
  *   a source per feed (`<Feed>__BaseUrl`, `<Feed>__ApiKey`; `sharedSource`
  *   for the utility's own feeds). A feed written for 1 or 2 keeps polling
  *   ExternalProvider__BaseUrl when it has no BaseUrl of its own (NPDEP004).
- * - 4: messages people trust: a feed's `endEventTypes` and `worthTelling`
- *   policy, a target's later outcomes (`ledger.reportOutcome`).
+ * - 4: messages people trust: a feed's `endEventTypes`, `worthTelling`
+ *   policy and `stillOutEventTypes`, a target's later outcomes
+ *   (`ledger.reportOutcome`), `answersByReply` and the `stillOut` port.
  */
 export const PLUGIN_API_VERSION = 4;

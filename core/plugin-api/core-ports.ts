@@ -55,6 +55,17 @@ export interface OngoingPort {
 }
 
 /**
+ * "Still out?": a subscriber told that an item ended (a restoration) who
+ * answers that it has not (OUT by SMS). Core records one report per
+ * subscription and item, on the latest such message each of these
+ * subscriptions got (in the last 72 hours), and never changes the feed's state.
+ */
+export interface StillOutPort {
+  /** Reports by a reply from these subscriptions (one phone number's): how many were recorded now, and how many were in already. */
+  reportByReply(subscriptionIds: readonly number[]): Promise<{ readonly recorded: number; readonly already: number }>;
+}
+
+/**
  * The plugin's own delivery lane, for what the plugin sends outside the
  * ledger (the email outbox's emails, SMS verification texts): the lane's
  * rate (NotificationPipeline__Rates__<Provider>, or the manifest's

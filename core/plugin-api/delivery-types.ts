@@ -113,6 +113,13 @@ export interface DeliveryTarget {
   /** A new subscription starts active (push) or waits for verification (email). */
   readonly startsActive: boolean;
   /**
+   * Its subscribers answer a message by replying to it (texts): a question
+   * core adds to a message (a restoration's "still without power?") asks
+   * for a reply word (OUT) instead of carrying a link, and the target takes
+   * the reply (the `stillOut` port).
+   */
+  readonly answersByReply?: boolean;
+  /**
    * For a target that verifies (startsActive false): the key the daily
    * limit of verification messages counts, one per mailbox or phone
    * however its destination is written (email: lower case, `+tag`

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { CoreSettings } from './core-settings.ts';
-import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, SubscriptionAccess } from './core-ports.ts';
+import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, StillOutPort, SubscriptionAccess } from './core-ports.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';
@@ -70,6 +70,8 @@ export interface DeliveryPluginContext<S extends ConfigSections = ConfigSections
   readonly ongoing: OngoingPort;
   /** The plugin's delivery lane (its rate and pause), for sends it makes outside the ledger. */
   readonly lane: LanePort;
+  /** Reports that an item told as ended has not (an SMS reply OUT to a restoration). */
+  readonly stillOut: StillOutPort;
 }
 
 export type PluginContext<S extends ConfigSections = ConfigSections> = FeedPluginContext<S> | DeliveryPluginContext<S>;
@@ -171,6 +173,15 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
    * `skipped`, with the reason, and never sent. Without it every event is told.
    */
   worthTelling?(event: NotificationEvent, lastTold: NotificationEvent | undefined, config: SectionsConfig<S>): TellVerdict;
+  /**
+   * Event types whose message asks the subscriber to say if it is wrong
+   * ("still without power?" on a restoration): core adds, in the
+   * subscriber's language, a link to /still-out (or, on a target whose
+   * subscribers reply, "reply OUT") and records one report per subscription
+   * and item for the console. The words are the feed's `stillOut.link`
+   * (with `{url}`) and `stillOut.reply` in its locales, core's own without them.
+   */
+  readonly stillOutEventTypes?: readonly string[];
   /** The IANA zone the feed's times are in, from its config (`config.PowerOutages.TimeZone`); UTC without it. */
   timeZone?(config: SectionsConfig<S>): string;
   /**

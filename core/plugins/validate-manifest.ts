@@ -163,6 +163,7 @@ function validateFeedParts(m: Record<string, unknown>): string[] {
   problems.push(...validatePresentation(m.presentation, eventTypes));
   for (const type of unknownTypes(m.urgentEventTypes ?? [])) problems.push(`urgentEventTypes: ${type} is not an event type of the feed`);
   for (const type of unknownTypes(m.endEventTypes ?? [])) problems.push(`endEventTypes: ${type} is not an event type of the feed`);
+  for (const type of unknownTypes(m.stillOutEventTypes ?? [])) problems.push(`stillOutEventTypes: ${type} is not an event type of the feed`);
   if (m.worthTelling !== undefined && !isFn(m.worthTelling)) problems.push('worthTelling must be a function of the event, the last event told and the config');
   if (m.timeZone !== undefined && !isFn(m.timeZone)) problems.push('timeZone must be a function of the config');
   if (m.ongoing !== undefined && !isFn(m.ongoing)) problems.push('ongoing must be a function of the feed context');

@@ -34,6 +34,7 @@ export const ASSET_NAMES = [
   'place-picker.js',
   'outages.js',
   'page-words.js',
+  'still-out.js',
 ] as const;
 
 /**

@@ -40,6 +40,7 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
   const subscribePage = loadAsset('subscribe.html');
   const managePage = loadAsset('manage.html');
   const outagesPage = loadAsset('outages.html');
+  const stillOutPage = loadAsset('still-out.html');
   // The pages with maps may show the tiles' images (and nothing else of that origin).
   const mapPageHeaders = pageHeadersWithTiles(options.tileUrl ?? null);
   const icons = { ico: readFileSync(new URL('./static/favicon.ico', import.meta.url)), svg: readFileSync(new URL('./static/favicon.svg', import.meta.url)) };
@@ -63,6 +64,17 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
     '/outages',
     { schema: page('The public map of current outages', "Every feed's current outages with their shapes, on a map and as a list; refreshed every 30 s.") },
     async (_request, reply) => reply.headers(mapPageHeaders).type(outagesPage.contentType).send(outagesPage.body),
+  );
+
+  app.get(
+    '/still-out',
+    {
+      schema: page(
+        'Not over for you? (a report that an outage said to be over is not)',
+        "The link a restoration message carries: /still-out#<token>; the token stays in the fragment, and nothing is reported until the person presses the page's button (POST /api/still-out).",
+      ),
+    },
+    async (_request, reply) => reply.headers(PAGE_HEADERS).type(stillOutPage.contentType).send(stillOutPage.body),
   );
 
   const managePageSchema = page(

@@ -6,6 +6,7 @@ import type { PluginQueueDefinition } from '../plugin-api/queue-types.ts';
 import { createOngoingPort } from '../feeds/ongoing-port.ts';
 import { createLanePort, DEFAULT_RETRY, DeliveryLane, DeliveryLanes, ensureLanes, EventCache, LaneControl } from '../delivery/index.ts';
 import { FeedRendering } from '../pipeline/feed-rendering.ts';
+import { createStillOutInvite, createStillOutPort, stillOutKey } from '../still-out/index.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
 import { tellingRulesOf } from '../pipeline/fanout/telling.ts';
 import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
@@ -43,6 +44,8 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
     platform.registry.deliveries.map((manifest) => manifest.provider),
   );
   const ongoing = createOngoingPort(db, platform.registry.feeds, () => feedContexts.get(), platform.feeds);
+  const stillOutTypes = platform.registry.feeds.flatMap((m) => (m.stillOutEventTypes ?? []).map((eventType) => ({ feedId: m.feed.id, eventType })));
+  const stillOut = createStillOutPort(db, stillOutTypes);
   for (const manifest of platform.registry.deliveries) {
     const log = app.log.child({ plugin: manifest.id });
     const control = new LaneControl({
@@ -71,6 +74,7 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
       feeds: platform.feeds,
       ongoing,
       lane: createLanePort(control),
+      stillOut,
     };
     contexts.set(manifest.id, context);
     const wired = await wirePluginParts(manifest, context);
@@ -101,6 +105,13 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
     },
   };
   const rendering = new FeedRendering(platform.registry, platform.feedConfig);
+  const stillOutKeyOfLinks = await stillOutKey(db);
+  const invite = createStillOutInvite({
+    key: stillOutKeyOfLinks,
+    publicBaseUrl: platform.config.PublicBaseUrl,
+    types: new Map(platform.registry.feeds.map((m) => [m.feed.id, new Set(m.stillOutEventTypes ?? [])])),
+    messagesOf: (feedId) => rendering.messagesOf(feedId),
+  });
   const events = new EventCache();
   const laneSettings = {
     batchSize: settings.DispatchBatchSize,
@@ -124,6 +135,7 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
           control: controls.get(provider)!,
           events,
           rendering,
+          invite: (delivery) => invite(delivery, target.answersByReply === true),
           log: app.log.child({ component: 'dispatcher', lane: provider }),
           settings: laneSettings,
           now: platform.now,
@@ -154,7 +166,7 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
     ),
     settings.DeliveryLeaseSeconds,
   );
-  return { targets, contexts, parts, lanes, fanouts, rules, rendering, controls };
+  return { targets, contexts, parts, lanes, fanouts, rules, rendering, controls, stillOut: { key: stillOutKeyOfLinks, types: stillOutTypes } };
 }
 
 /** A lane's rate: NotificationPipeline__Rates__<Provider> (its name in any case), else the plugin's default, else none. */

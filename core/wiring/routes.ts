@@ -16,6 +16,7 @@ import { publicViewRoutes } from '../public-views/public-view-routes.ts';
 import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
 import type { DeclaredProperties } from '../subscriptions/subscription-schemas.ts';
 import { webRoutes } from '../web/web-routes.ts';
+import { stillOutRoutes } from '../still-out/index.ts';
 import type { CoreServices, Delivery, External, Pipeline, Platform } from './services.ts';
 
 const SERVICE_NAME = 'notification-pipeline';
@@ -76,6 +77,7 @@ export async function wireRoutes(app: FastifyInstance, inputs: RoutesInputs): Pr
     createdProperties: declared(platform.registry.deliveries.map((m) => m.createdProperties)),
     authenticate: coreServices.auth.authenticate,
   });
+  await app.register(stillOutRoutes, { db: external.db, key: delivery.stillOut.key, types: delivery.stillOut.types });
   await app.register(webRoutes, {
     service: pipeline.subscriptions,
     authenticate: coreServices.auth.authenticate,

@@ -1,4 +1,5 @@
 import type { FeedSource } from '../feeds/feed-source.ts';
+import type { StillOutTypes } from '../still-out/index.ts';
 import type { Knex } from 'knex';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import type { Database } from '../db/database.ts';
@@ -101,6 +102,8 @@ export interface Delivery {
   readonly rules: FanoutRules;
   /** Events as each subscriber reads them (their language and zone). */
   readonly rendering: FeedRendering;
+  /** "Still out?": the key of its links and the feeds' types that ask it. */
+  readonly stillOut: { readonly key: string; readonly types: StillOutTypes };
 }
 
 export interface Pipeline {

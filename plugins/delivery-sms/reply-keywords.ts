@@ -1,5 +1,5 @@
 /** What a reply asks for (pure): keywords case-insensitive, the text trimmed. */
-export type ReplyIntent = 'stop' | 'start' | 'help' | 'status';
+export type ReplyIntent = 'stop' | 'start' | 'help' | 'status' | 'out';
 
 const INTENTS: Readonly<Record<string, ReplyIntent>> = {
   STOP: 'stop',
@@ -14,6 +14,8 @@ const INTENTS: Readonly<Record<string, ReplyIntent>> = {
   HELP: 'help',
   INFO: 'help',
   STATUS: 'status',
+  // "Still out": the latest message that said an outage ended was wrong for this number.
+  OUT: 'out',
 };
 
 /** Anything that is not a keyword gets the help text. */

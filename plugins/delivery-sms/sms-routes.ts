@@ -64,7 +64,7 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       schema: {
         ...callbackSchema(
           'A reply to a text (signed by the gateway)',
-          'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP, YES: also confirms the number), HELP (INFO), STATUS. Anything else gets the help text. Answered with TwiML.',
+          'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP, YES: also confirms the number), HELP (INFO), STATUS, OUT (the outage the last text said was over is not: one report per subscription and outage). Anything else gets the help text. Answered with TwiML.',
           ['From', 'To', 'Body', 'MessageSid'],
         ),
         response: { 200: textResponse('text/xml', 'TwiML: the text sent back.'), ...errorResponses(400, 403) },
@@ -115,6 +115,12 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
         const ongoing = await context.ongoing.forSubscriptions(active);
         if (ongoing.length === 0) return t('reply.statusNone');
         return shortenToFit(ongoing.map((item) => `${item.feedName}: ${item.summary}`).join('\n'), 4);
+      }
+      case 'out': {
+        if (ids.length === 0) return t('reply.noAlerts', { url: `${base}/subscribe` });
+        const { recorded, already } = await context.stillOut.reportByReply(ids);
+        context.log.info({ subscriptions: ids.length, recorded, already }, 'sms OUT: still-out reports');
+        return recorded > 0 ? t('reply.outRecorded') : already > 0 ? t('reply.outAlready') : t('reply.outNothing');
       }
       case 'help':
         return helpText(t);

@@ -23,6 +23,8 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
   return {
     provider: 'Sms',
     startsActive: false,
+    // People answer texts: a restoration asks them to reply OUT, not to open a link.
+    answersByReply: true,
 
     prepareDestination(requested) {
       const number = requested === undefined ? null : normalisePhoneNumber(requested, region);

@@ -42,6 +42,8 @@ export const manifest = defineFeedPlugin({
   endEventTypes: ['Restoration', 'RestoredAnnouncement'],
   // An estimate that moved a little is no news: told only past PowerOutages__EstimateChangeMinutes from the last one told.
   worthTelling: (event, lastTold, config) => estimateWorthTelling(event, lastTold, config.PowerOutages.EstimateChangeMinutes),
+  // "Power restored" asks whether it really is: a link (or, by text, a reply OUT) to report that it is still off.
+  stillOutEventTypes: ['Restoration', 'RestoredAnnouncement'],
   publicViews: { alerts: powerOutageAlerts, map: powerOutageMap },
   presentation: powerOutagePresentation,
   // A power cut, or the utility speaking, is news at any hour; the rest can wait for a subscriber's quiet hours to end.

@@ -227,6 +227,23 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     await shoot(page, 'trace');
     await page.reload();
     await expect.poll(() => page.locator('#audit-table tbody').textContent(), SLOW).toContain(`subscriber-trace (publicId ${publicId})`);
+
+    // The power comes back; the shop says it is still off, through the link in its push message: "Still out?" counts it.
+    feed.setPowerOutages([
+      { id: 'PO-FORT', feeder: 'F2', areas: ['Unawatuna'], timeOff: '2026-11-22T09:00:00+05:30', timeRestored: '2026-11-22T11:00:00+05:30' },
+    ]);
+    await servicesOf(started.app).workers.runNow(MONITOR, { force: true });
+    const { destination } = await servicesOf(started.app).database.knex('notification_subscriptions').where({ public_id: publicId }).first('destination');
+    let restored: string | undefined;
+    await expect
+      .poll(() => (restored = push.allMessages().find((m) => m.topic === destination && m.title === 'Power restored: Unawatuna')?.message), SLOW)
+      .toBeDefined();
+    const token = /\/still-out#(\S+)$/.exec(restored!)![1];
+    const reported = await started.app.inject({ method: 'POST', url: '/api/still-out', payload: { token } });
+    expect(reported.json()).toEqual({ recorded: true, areas: 'Unawatuna' });
+    await page.reload();
+    await expect.poll(() => page.locator('#still-out-table tbody').textContent(), SLOW).toMatch(/^PO-FORT \(Power outages\)1Unawatuna/);
+    await shoot(page, 'still-out');
   });
 
   it('a sign-in link (what the demo prints) signs in, and the token leaves the address bar', async () => {

@@ -296,9 +296,10 @@ describe('estimated restoration end to end, with the default MinOutageMinutes', 
   });
 
   it('a Restoration replaces them all: it shares the sequence id, and an estimate still waiting is never sent after it', async () => {
-    h.feed.setPowerOutages([outage('PO-2', OFF, { estimatedRestoration: '2026-11-22T17:00:00+05:30' })]);
-    await h.poll(); // held: PO-2's last message went out less than a cooldown ago
-    h.feed.setPowerOutages([outage('PO-2', OFF, { estimatedRestoration: '2026-11-22T17:00:00+05:30', timeRestored: '2026-11-22T12:10:00+05:30' })]);
+    // 45 minutes from the 16:45 told: news, but it waits, as PO-2's last message went out less than a cooldown ago.
+    h.feed.setPowerOutages([outage('PO-2', OFF, { estimatedRestoration: '2026-11-22T17:30:00+05:30' })]);
+    await h.poll();
+    h.feed.setPowerOutages([outage('PO-2', OFF, { estimatedRestoration: '2026-11-22T17:30:00+05:30', timeRestored: '2026-11-22T12:10:00+05:30' })]);
     await h.poll();
     await waitForMessages(h.kandy, 7);
     await endWindow(); // past the window the estimate would have waited for

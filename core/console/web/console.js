@@ -154,12 +154,25 @@ function showSignIn(denied) {
 }
 
 async function refresh() {
-  const [overview, events, audit] = await Promise.all([
+  const [overview, events, audit, stillOut] = await Promise.all([
     call('GET', '/console/api/overview'),
     call('GET', '/console/api/events'),
     call('GET', '/console/api/audit'),
+    call('GET', '/console/api/still-out'),
   ]);
   if (!overview.ok) return complain(overview);
+  if (stillOut.ok) {
+    fillTable(
+      'still-out-table',
+      stillOut.body.items.map((/** @type {any} */ item) => [
+        `${item.itemKey} (${feedName(item.feedId)})`,
+        item.reports,
+        item.areas.join('; ') || '—',
+        when(item.lastReportAt),
+      ]),
+      'Nobody has reported an outage still on in the last week.',
+    );
+  }
   const { feeds, lanes, perMinute, backlog, lastDay, subscriptions } = overview.body;
   for (const feed of feeds) feedNames.set(feed.id, feed.displayName);
   fillTable(

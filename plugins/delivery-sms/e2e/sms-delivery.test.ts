@@ -339,6 +339,32 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     expect(undelivered?.value).toBe(1);
   });
 
+  it('a restoration asks "still without power? reply OUT"; OUT twice gives one report, and never changes the feed', async () => {
+    await created(PHONE);
+    await codeTextTo(PHONE);
+    await gateway.reply(PHONE, 'YES');
+    // Nothing to report on yet.
+    expect((await gateway.reply(PHONE, 'OUT')).answer).toMatch(/no recent message about an outage ending/);
+    gateway.texts.length = 0;
+    await servicesOf(app()).pipeline.processNotificationEvents([outage('PO-SMS-O')], { awaitDelivery: true });
+    const restored = {
+      ...outage('PO-SMS-O'),
+      eventType: 'Restoration',
+      sourcePayload: { ...(outage('PO-SMS-O').sourcePayload as object), timeRestored: '2026-11-22T10:00:00+05:30' },
+    };
+    await servicesOf(app()).pipeline.processNotificationEvents([restored], { awaitDelivery: true });
+    const [outageText, restoredText] = gateway.textsTo(PHONE);
+    expect(outageText!.body).not.toContain('Reply OUT');
+    expect(restoredText!.body).toMatch(/^Power restored: Kandy\n/);
+    expect(restoredText!.body).toContain('Still without power? Reply OUT.');
+    expect(restoredText!.body).not.toContain('/still-out');
+    const feedState = await knex()('power_outages').select();
+    expect((await gateway.reply(PHONE, 'out')).answer).toBe('Thank you. We have passed on that it is not over for you.');
+    expect((await gateway.reply(PHONE, ' OUT ')).answer).toBe('Your report is in already: thank you.');
+    expect(await knex()('still_out_reports').select('item_key', 'via', 'areas')).toEqual([{ item_key: 'PO-SMS-O', via: 'reply', areas: 'Kandy' }]);
+    expect(await knex()('power_outages').select()).toEqual(feedState);
+  });
+
   it('21610 (the number opted out at its carrier) fails the delivery and stops the subscription; 21211 fails it alone', async () => {
     const stopped = await created(PHONE);
     // The verification text goes first: a fault scripted next is the notification's, not the code's.

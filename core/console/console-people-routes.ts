@@ -5,9 +5,10 @@ import type { FilterCache } from '../matching/index.ts';
 import { errorResponses } from '../plugin-api/response-schemas.ts';
 import { FindQuery, FoundSubscription, Trace, traceOf } from '../routes/admin-trace.ts';
 import { findSubscriptions, summaryOf } from '../trace/trace-store.ts';
-import { audit } from './console-repository.ts';
+import { stillOutItems } from '../still-out/index.ts';
+import { audit } from '../audit/audit-log.ts';
 
-export interface ConsoleTraceOptions {
+export interface ConsolePeopleOptions {
   readonly db: Knex;
   readonly filters: FilterCache;
   /** The installed providers: a destination is looked up among theirs. */
@@ -20,11 +21,12 @@ export interface ConsoleTraceOptions {
 const tags = ['console'];
 
 /**
- * The console's "Find a subscriber": the admin trace, for a signed-in
- * operator. Each trace looked at is audited (it shows what a person was
- * sent); a search is not, and never shows a destination.
+ * What people told about them, for a signed-in operator: the console's
+ * "Find a subscriber" (the admin trace; each trace looked at is audited,
+ * since it shows what a person was sent; a search is not, and never shows
+ * a destination), and "Still out?" (the reports per outage).
  */
-export async function consoleTraceRoutes(app: FastifyInstance, options: ConsoleTraceOptions): Promise<void> {
+export async function consolePeopleRoutes(app: FastifyInstance, options: ConsolePeopleOptions): Promise<void> {
   app.get<{ Querystring: { find: string } }>(
     '/console/api/subscribers',
     {
@@ -37,6 +39,31 @@ export async function consoleTraceRoutes(app: FastifyInstance, options: ConsoleT
       },
     },
     async (request) => ({ items: (await findSubscriptions(options.db, request.query.find, options.providers)).map(summaryOf) }),
+  );
+  app.get(
+    '/console/api/still-out',
+    {
+      ...options.signedIn,
+      schema: {
+        summary: 'Reports that an outage said to be over is not, per outage, the last week, newest first',
+        tags,
+        response: {
+          200: Type.Object({
+            items: Type.Array(
+              Type.Object({
+                feedId: Type.String(),
+                itemKey: Type.String(),
+                reports: Type.Integer(),
+                areas: Type.Array(Type.String()),
+                lastReportAt: Type.String(),
+              }),
+            ),
+          }),
+          ...errorResponses(401),
+        },
+      },
+    },
+    async () => ({ items: await stillOutItems(options.db, 50) }),
   );
   app.get<{ Params: { publicId: string } }>(
     '/console/api/subscribers/:publicId/trace',

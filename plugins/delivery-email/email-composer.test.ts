@@ -174,4 +174,17 @@ describe('bodyHtml', () => {
   ])('%j', (body, html) => {
     expect(bodyHtml(body)).toBe(html);
   });
+
+  it("makes a link of this service's own URLs, and of no other", () => {
+    const base = 'https://alerts.example.org';
+    expect(bodyHtml('Still without power? Tell us: https://alerts.example.org/still-out#12.abc_-', base)).toBe(
+      '<p style="margin:0 0 12px 0">Still without power? Tell us: <a href="https://alerts.example.org/still-out#12.abc_-" style="color:#1d4ed8;word-break:break-all">https://alerts.example.org/still-out#12.abc_-</a></p>',
+    );
+    // A feed's text naming another site (or this one's name inside another's) stays text.
+    for (const text of ['See https://evil.example.net/still-out#1', 'See https://alerts.example.org.evil.net/x', 'See http://alerts.example.org/x']) {
+      expect(bodyHtml(text, base)).not.toContain('<a ');
+    }
+    // A quote stays escaped inside the link: it adds no attribute.
+    expect(bodyHtml('https://alerts.example.org/x"onmouseover="y', base)).toContain('href="https://alerts.example.org/x&quot;onmouseover=&quot;y"');
+  });
 });

@@ -98,7 +98,7 @@ export class EmailComposer {
     const html = fill(skeleton, {
       title: escapeHtml(title),
       preview: escapeHtml(body.split('\n')[0] ?? ''),
-      body: bodyHtml(body),
+      body: bodyHtml(body, this.#links.publicBaseUrl),
       name: escapeHtml(name),
       link: escapeHtml(unsubscribe),
       label: escapeHtml(look.label.toUpperCase()),

@@ -11,12 +11,24 @@ export function escapeHtml(value: string): string {
 // "Feeder: F12" → the label in bold; a colon later in a sentence is left alone.
 const FACT = /^([^:]{1,24}):\s(.*)$/;
 
+/** A link to this service's own pages (`<base>/…` up to the next space): the only URLs a body's HTML makes links of. */
+function ownLinks(html: string, base: string | undefined): string {
+  if (!base) return html;
+  const escapedBase = escapeHtml(base.replace(/\/+$/, ''));
+  return html.replace(
+    new RegExp(`${escapedBase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s<>"']*`, 'g'),
+    (url) => `<a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a>`,
+  );
+}
+
 /**
  * A renderer's multi-line body as HTML: one line per line, a blank line a
  * paragraph break, and `Label: value` lines with the label in bold. Every
- * piece is escaped before it is wrapped.
+ * piece is escaped before it is wrapped; a URL of this service (`ownBase`,
+ * PublicBaseUrl: the "still out?" link a restoration carries) becomes a
+ * link, no other.
  */
-export function bodyHtml(body: string): string {
+export function bodyHtml(body: string, ownBase?: string): string {
   const paragraphs = plainLines(body).split(/\n\s*\n/);
   return paragraphs
     .map((paragraph) =>
@@ -24,7 +36,7 @@ export function bodyHtml(body: string): string {
         .split('\n')
         .map((line) => {
           const fact = FACT.exec(line);
-          return fact ? `<strong>${escapeHtml(fact[1])}:</strong> ${escapeHtml(fact[2])}` : escapeHtml(line);
+          return ownLinks(fact ? `<strong>${escapeHtml(fact[1])}:</strong> ${escapeHtml(fact[2])}` : escapeHtml(line), ownBase);
         })
         .join('<br />'),
     )

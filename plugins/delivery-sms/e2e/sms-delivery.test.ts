@@ -337,6 +337,13 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     const metrics = parseMetrics((await app().inject('/metrics')).body);
     const undelivered = metrics.find((s) => s.name === 'notification_deliveries_total' && s.labels.provider === 'Sms' && s.labels.outcome === 'undelivered');
     expect(undelivered?.value).toBe(1);
+    // "Why didn't my text come?": the operator finds the number as people write it, and its trace says what the carrier said.
+    const found = await app().inject({ url: `/api/admin/subscriptions?find=${encodeURIComponent('+94 77 123-4567')}`, headers: admin });
+    expect(found.json().items.map((item: { provider: string }) => item.provider)).toEqual(['Sms']);
+    expect(found.body).not.toContain(PHONE);
+    const trace = await app().inject({ url: `/api/admin/subscriptions/${found.json().items[0].publicId}/trace`, headers: admin });
+    const event = trace.json().events.find((e: { sourceKey: string }) => e.sourceKey === 'PO-SMS-U');
+    expect(event.deliveries[0]).toMatchObject({ status: 'delivered', outcome: 'undelivered', outcomeCode: '30003' });
   });
 
   it('a restoration asks "still without power? reply OUT"; OUT twice gives one report, and never changes the feed', async () => {

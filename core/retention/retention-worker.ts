@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
 import { drainInBatches } from '../plugin-api/drain-in-batches.ts';
 import { purgeLaneMinutes, purgeSettled } from '../ledger/index.ts';
+import { purgeStillOutReports } from '../still-out/index.ts';
 import { deleteEndedConsoleSessions, deletePastCounters, deleteUnreferencedEvents } from './retention-repository.ts';
 
 export const RETENTION_WORKER = 'core.retention';
@@ -14,7 +15,8 @@ export interface RetentionSettings {
 
 /**
  * Storage stays bounded: once a run (one instance per period, an exclusive
- * worker), settled ledger rows older than Retention__Days, then the events
+ * worker), settled ledger rows older than Retention__Days (their logged
+ * attempts go with them) and "still out?" reports as old, then the events
  * no row references any more, then past days' limit counters, in bounded
  * batches until none is left or shutdown. Rows still waiting (pending,
  * retrying, delivering, queued) are never removed, whatever their age.
@@ -35,13 +37,15 @@ export function retentionWorker(db: Knex, settings: RetentionSettings, now: () =
     run: async ({ signal, log }) => {
       const at = now();
       const cutoff = new Date(at.getTime() - settings.Days * 24 * 3600 * 1000);
-      const removed = { deliveries: 0, events: 0, counters: 0 };
+      const removed = { deliveries: 0, events: 0, counters: 0, reports: 0 };
       removed.deliveries = await drainInBatches(settings.BatchSize, signal, (limit) => purgeSettled(db, cutoff, limit));
+      removed.reports = await drainInBatches(settings.BatchSize, signal, (limit) => purgeStillOutReports(db, cutoff, limit));
       removed.events = await drainInBatches(settings.BatchSize, signal, (limit) => deleteUnreferencedEvents(db, cutoff, limit));
       removed.counters = await deletePastCounters(db, at.toISOString().slice(0, 10));
       removed.counters += await deleteEndedConsoleSessions(db, at);
       removed.counters += await purgeLaneMinutes(db);
-      if (removed.deliveries + removed.events + removed.counters > 0) log.info({ ...removed, olderThan: cutoff.toISOString() }, 'retention removed old rows');
+      if (removed.deliveries + removed.events + removed.counters + removed.reports > 0)
+        log.info({ ...removed, olderThan: cutoff.toISOString() }, 'retention removed old rows');
     },
   };
 }

@@ -10,6 +10,7 @@ export { stillOutRoutes } from './still-out-routes.ts';
 export { readStillOutToken, stillOutLink, stillOutToken } from './still-out-token.ts';
 export {
   latestEndDeliveries,
+  purgeStillOutReports,
   reportByDelivery,
   stillOutItems,
   stillOutKey,

@@ -94,6 +94,15 @@ export async function stillOutItems(db: Knex, limit: number): Promise<StillOutIt
   }));
 }
 
+/** Reports made before the cutoff, at most `limit` of them (retention); returns how many were removed. */
+export async function purgeStillOutReports(db: Knex, cutoff: Date, limit: number): Promise<number> {
+  const result = await db.raw(
+    'DELETE FROM still_out_reports WHERE id IN (SELECT id FROM still_out_reports WHERE reported_at < ? ORDER BY reported_at LIMIT ?)',
+    [cutoff, limit],
+  );
+  return Number(result.rowCount ?? 0);
+}
+
 /** The service's key of "still out?" links (made by the migration). */
 export async function stillOutKey(db: Knex): Promise<string> {
   const row = await db('service_keys').where({ name: 'still-out' }).first('key');

@@ -73,7 +73,7 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     await db.raw(
       `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, created_at)
        SELECT ?, 'OLD-' || g, 'NewOutage', 'utility.power-outages', 'OLD-' || g, ?, 'Push',
-              (ARRAY['delivered', 'failed', 'superseded'])[1 + g % 3], now() - interval '40 days'
+              (ARRAY['delivered', 'failed', 'superseded', 'skipped'])[1 + g % 4], now() - interval '40 days'
          FROM generate_series(1, ?) g`,
       [a, oldSettled, OLD_ROWS],
     );
@@ -101,6 +101,17 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
         status: 'delivered',
       },
     ]);
+    // A retry logged for an old row and for the recent one; an old "still out?" report and a recent one.
+    const [oldRow] = await db('notification_delivery_ledger').where({ event_id: oldSettled }).orderBy('id').limit(1).pluck('id');
+    const [recentRow] = await db('notification_delivery_ledger').where({ event_id: recent }).pluck('id');
+    await db('notification_delivery_attempts').insert([
+      { ledger_id: oldRow, attempt: 1, status: 'retrying', error: 'push server 500' },
+      { ledger_id: recentRow, attempt: 1, status: 'retrying', error: 'push server 500' },
+    ]);
+    await db('still_out_reports').insert([
+      { subscription_id: a, feed_id: 'utility.power-outages', item_key: 'OLD-1', via: 'link', reported_at: db.raw("now() - interval '40 days'") },
+      { subscription_id: c, feed_id: 'utility.power-outages', item_key: 'NEW-1', via: 'reply' },
+    ]);
     // The limits count per day of the service's clock (the day it writes counters with), and retention keeps today's.
     const today = servicesOf(started.app).now().toISOString().slice(0, 10);
     await db('subscription_rate_counters').insert([
@@ -125,6 +136,9 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       (await db('notification_events').whereIn('id', [oldSettled, oldWaiting, oldAlone, recent, oldExpanding, oldHeld]).orderBy('id').pluck('id')).map(Number),
     ).toEqual([Number(oldWaiting), Number(recent), Number(oldExpanding), Number(oldHeld)]);
     expect(await count('subscription_rate_counters')).toBe(1);
+    // A removed delivery's logged attempts go with it; the recent one's stay. Old reports go, recent ones stay.
+    expect((await db('notification_delivery_attempts').pluck('ledger_id')).map(Number)).toEqual([Number(recentRow)]);
+    expect(await db('still_out_reports').pluck('item_key')).toEqual(['NEW-1']);
     // A settled row's SourceKey may come back once its row is gone: that is the window docs/performance.md explains.
     await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });
     expect(await count('notification_delivery_ledger')).toBe(2);

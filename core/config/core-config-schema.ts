@@ -211,7 +211,8 @@ export const coreConfigSchema = Type.Object({
       Days: Type.Integer({
         minimum: 7,
         default: 30,
-        description: 'Settled deliveries (with their logged attempts), "still out?" reports, and events no delivery references, are removed once older than this many days.',
+        description:
+          'Settled deliveries (with their logged attempts), "still out?" reports, and events no delivery references, are removed once older than this many days.',
       }),
       BatchSize: Type.Integer({ minimum: 100, maximum: 100000, default: 5000, description: 'Rows removed per statement by the retention worker.' }),
       IntervalSeconds: Type.Integer({ minimum: 60, default: 3600, description: 'Period of the retention worker (one run per period across all instances).' }),

@@ -28,16 +28,13 @@ export async function toldBefore(
 ): Promise<Map<number, ToldBefore>> {
   if (rows.length === 0) return new Map();
   const result = await db.raw(
-    `SELECT v.id, last.event_id, COALESCE(recent.n, 0)::int AS n
+    `SELECT v.id, told.event_id, told.n
        FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS v(id, s, k)
-       LEFT JOIN LATERAL (
-         SELECT t.event_id FROM notification_delivery_ledger t
-          WHERE t.subscription_id = v.s AND t.item_key = v.k AND t.id < v.id AND t.status IN (${sqlList(TOLD_STATES)})
-          ORDER BY t.id DESC LIMIT 1) last ON true
-       LEFT JOIN LATERAL (
-         SELECT count(*) AS n FROM notification_delivery_ledger t
-          WHERE t.subscription_id = v.s AND t.item_key = v.k AND t.id < v.id AND t.status IN (${sqlList(TOLD_STATES)})
-            AND t.created_at > now() - make_interval(hours => ?)) recent ON true`,
+       CROSS JOIN LATERAL (
+         SELECT (array_agg(t.event_id ORDER BY t.id DESC))[1] AS event_id,
+                count(*) FILTER (WHERE t.created_at > now() - make_interval(hours => ?))::int AS n
+           FROM notification_delivery_ledger t
+          WHERE t.subscription_id = v.s AND t.item_key = v.k AND t.id < v.id AND t.status IN (${sqlList(TOLD_STATES)})) told`,
     [array(rows.map((row) => row.id)), array(rows.map((row) => row.subscriptionId)), array(rows.map((row) => row.itemKey)), windowHours],
   );
   const told = new Map<number, ToldBefore>();

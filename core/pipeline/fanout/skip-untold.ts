@@ -18,7 +18,9 @@ export interface FreshRow {
  * told of the item before; the stored events told last are read once
  * each, only for a feed with a policy. Returns the ids skipped.
  */
-export async function skipUntold(trx: Knex.Transaction, rules: TellingRules, rows: readonly FreshRow[]): Promise<Set<number>> {
+export async function skipUntold(trx: Knex.Transaction, rules: TellingRules, fresh: readonly FreshRow[]): Promise<Set<number>> {
+  // An item's end always goes: a restoration's fan-out asks the ledger nothing more.
+  const rows = fresh.filter((row) => !rules.endTypes.has(row.event.eventType));
   if (rows.length === 0) return new Set();
   const told = await toldBefore(trx, rows, BUDGET_WINDOW_HOURS);
   const lastIds = new Set([...told.values()].flatMap((t) => (t.lastEventId === null ? [] : [t.lastEventId])));

@@ -89,19 +89,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     stream: options.logStream,
     readable: !options.logStream && wantsReadableLogs(config.NODE_ENV, process.stdout.isTTY === true),
   });
+  const timeouts = serverTimeouts(config.Server.RequestTimeoutSeconds);
   const app = Fastify({
     loggerInstance,
     bodyLimit: config.Server.BodyLimitBytes,
     // The one trust check: request.ip (the request log) and clientAddress (the limits) agree on the proxies.
     trustProxy: trustedProxy!,
-    ...serverTimeouts(config.Server.RequestTimeoutSeconds),
+    ...timeouts,
     // A request refused by Node's parser (too slow, headers too large) gets the usual error shape too.
     clientErrorHandler,
     // So do the router's refusals (a path segment too long, a malformed URL)…
     frameworkErrors: frameworkErrorAnswer(MAX_PARAM_LENGTH),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // …and a request without Host, which Node would answer with an empty 400 (core/http/request-guards.ts answers it).
-    http: { requireHostHeader: false },
+    // Merged with the timeouts' own http settings: replacing them left Node's 30 s check of slow requests.
+    http: { ...timeouts.http, requireHostHeader: false },
     // verbose: errors carry their schema, so a message can list what is allowed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true } },
     schemaErrorFormatter: formatValidationErrors,

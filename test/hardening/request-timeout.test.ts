@@ -26,6 +26,33 @@ function sendRaw(port: number, data: string, waitMs: number): Promise<{ received
   });
 }
 
+/**
+ * A client that trickles its request, a byte every 100 ms so the socket is never idle: how long the
+ * server lets it run before it answers (or closes), in ms, up to `boundMs`.
+ */
+function trickle(port: number, head: string, boundMs: number): Promise<{ ms: number; received: string }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    let sent = 0;
+    const data = head + 'x'.repeat(10_000);
+    const drip = setInterval(() => socket.write(data[sent++ % data.length]!), 100);
+    const done = () => {
+      clearInterval(drip);
+      clearTimeout(bound);
+      socket.destroy();
+      resolve({ ms: performance.now() - started, received });
+    };
+    const bound = setTimeout(done, boundMs);
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', done);
+  });
+}
+
 /** A body that never fully arrives is answered 408 or closed within Server__RequestTimeoutSeconds. */
 describe('request timeout, over a real socket', () => {
   let database: ProvisionedDatabase;
@@ -64,6 +91,20 @@ describe('request timeout, over a real socket', () => {
     const { closedByServer } = await sendRaw(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n', 20_000);
     expect(closedByServer).toBe(true);
   });
+
+  // Node looks for requests over the limit every connectionsCheckingInterval (30 s by its default): the service sets it from
+  // the limit, so a trickling client is cut off about when the limit says, not up to half a minute later.
+  it('cuts off a client that trickles its headers, or its body, about when the limit says', async () => {
+    for (const head of [
+      'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ',
+      'POST /api/notification-subscriptions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
+    ]) {
+      const { ms, received } = await trickle(port, head, 12_000);
+      // The limit is 1 s, checked every 250 ms; 6 s leaves a loaded machine room and is far below Node's own 30 s.
+      expect(ms, head).toBeLessThan(6_000);
+      if (received !== '') expect(received, head).toMatch(/^HTTP\/1\.1 408 /);
+    }
+  }, 40_000);
 
   it('answers bytes that are not HTTP with 400 in the usual error shape', async () => {
     const { received, closedByServer } = await sendRaw(port, 'NOT HTTP AT ALL\r\n\r\n', 20_000);

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
 
 /**
  * A phone number as stored (E.164), or null when it cannot be one
@@ -13,4 +13,24 @@ export function normalisePhoneNumber(input: string, defaultRegion: string | unde
   if (!text.startsWith('+') && !defaultRegion) return null;
   const parsed = parsePhoneNumberFromString(text, defaultRegion as CountryCode | undefined);
   return parsed?.isValid() ? parsed.number : null;
+}
+
+/** The kinds of number a subscriber may give: a mobile, or one the country's plan cannot tell from a landline (the US, Canada). */
+const TEXTABLE: ReadonlySet<NumberType> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+
+/** What a subscriber's number came to: the number to store, or why it is refused. */
+export type SubscriberNumber = { readonly number: string } | { readonly refused: 'invalid' } | { readonly refused: 'not mobile'; readonly kind: string };
+
+/**
+ * A number a subscriber gives for texts: valid (normalisePhoneNumber), and
+ * a mobile number by the country's numbering plan, so no code or alert is
+ * ever texted to a landline, a premium-rate or a shared-cost number (toll
+ * fraud: a number that costs the sender, or pays its owner, per text).
+ */
+export function subscriberNumber(input: string, defaultRegion: string | undefined): SubscriberNumber {
+  const number = normalisePhoneNumber(input, defaultRegion);
+  if (number === null) return { refused: 'invalid' };
+  const kind = parsePhoneNumberFromString(number)?.getType();
+  if (kind === undefined || !TEXTABLE.has(kind)) return { refused: 'not mobile', kind: (kind ?? 'unknown').toLowerCase().replaceAll('_', ' ') };
+  return { number };
 }

@@ -1,7 +1,7 @@
 import { Errors, type DeliveryOutcome, type DeliveryTarget } from '#plugin-api';
 import { batchAbort } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
-import { normalisePhoneNumber } from './phone-number.ts';
+import { subscriberNumber } from './phone-number.ts';
 import { missingGateway, type SmsRuntime } from './sms-runtime.ts';
 import { queueVerifications, recordSentMessages } from './sms-repository.ts';
 import { notificationText } from './sms-text.ts';
@@ -27,9 +27,12 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
     answersByReply: true,
 
     prepareDestination(requested) {
-      const number = requested === undefined ? null : normalisePhoneNumber(requested, region);
-      if (number === null) throw new Errors.InvalidField(`body/delivery/destination must be a mobile phone number (${numberHint})`);
-      return number;
+      const checked = requested === undefined ? ({ refused: 'invalid' } as const) : subscriberNumber(requested, region);
+      if ('number' in checked) return checked.number;
+      if (checked.refused === 'not mobile') {
+        throw new Errors.InvalidField(`body/delivery/destination must be a mobile phone number: this one is a ${checked.kind} number, which cannot take texts`);
+      }
+      throw new Errors.InvalidField(`body/delivery/destination must be a mobile phone number (${numberHint})`);
     },
 
     verificationKey: (destination) => destination,

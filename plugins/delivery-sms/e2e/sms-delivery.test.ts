@@ -146,6 +146,21 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     expect(await knex()('notification_subscriptions').count({ n: '*' }).first()).toEqual(before);
   });
 
+  it('refuses a landline or a premium-rate number (toll fraud): a 400 naming delivery.destination, no code texted, nothing stored', async () => {
+    const before = await knex()('notification_subscriptions').count({ n: '*' }).first();
+    for (const [number, kind] of [
+      ['+94 11 234 5678', 'fixed line'],
+      ['+1 900 555 1234', 'premium rate'],
+      ['+44 909 012 3456', 'premium rate'],
+    ]) {
+      const response = await subscribe(number!);
+      expect(response.statusCode, number).toBe(400);
+      expect(response.json().message).toBe(`body/delivery/destination must be a mobile phone number: this one is a ${kind} number, which cannot take texts`);
+    }
+    expect(await knex()('notification_subscriptions').count({ n: '*' }).first()).toEqual(before);
+    expect(gateway.texts).toHaveLength(0);
+  });
+
   it('texts a number at most SubscriptionLimits__MaxVerificationsPerAddressPerDay verification codes a day, however it is written', async () => {
     for (const written of ['+94771234567', '077 123 4567', '+94 77 123 4567']) await created(written);
     const fourth = await subscribe('0771234567');

@@ -79,7 +79,7 @@ export function checkCreateLimits(context: CreateContext, usage: UsageCounts, li
   }
   if (context.verifies && usage.verificationsToday >= limits.MaxVerificationsPerAddressPerDay) {
     return breach(
-      `at most ${limits.MaxVerificationsPerAddressPerDay} verification emails per destination address per day`,
+      `at most ${limits.MaxVerificationsPerAddressPerDay} verification messages per destination (an email address or a phone number) per day`,
       'MaxVerificationsPerAddressPerDay',
       secondsUntilNextUtcDay(now),
     );

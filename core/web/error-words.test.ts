@@ -76,7 +76,7 @@ describe('API failures in words a person understands', () => {
 
   it.each([
     [
-      'at most 3 verification emails per destination address per day (SubscriptionLimits__MaxVerificationsPerAddressPerDay)',
+      'at most 3 verification messages per destination (an email address or a phone number) per day (SubscriptionLimits__MaxVerificationsPerAddressPerDay)',
       'This address has had all its confirmation messages for today. You can try again in about 2 hours (at 00:00).',
     ],
     [

@@ -165,6 +165,8 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
     for (const written of ['+94771234567', '077 123 4567', '+94 77 123 4567']) await created(written);
     const fourth = await subscribe('0771234567');
     expect(fourth.statusCode).toBe(429);
+    // Said for a phone as well as a mailbox.
+    expect(fourth.json().message).toMatch(/^at most 3 verification messages per destination \(an email address or a phone number\) per day/);
     await expect.poll(() => gateway.textsTo(PHONE).length, { timeout: 10_000 }).toBe(3);
   });
 

@@ -18,9 +18,13 @@ const INTENTS: Readonly<Record<string, ReplyIntent>> = {
   OUT: 'out',
 };
 
-/** Anything that is not a keyword gets the help text. */
+/** Anything that is not a keyword gets the help text. Punctuation around the word goes, as carriers take it ("Stop." is STOP). */
 export function replyIntent(body: string): ReplyIntent {
-  return INTENTS[body.trim().toUpperCase()] ?? 'help';
+  const word = body
+    .trim()
+    .replace(/^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$/gu, '')
+    .toUpperCase();
+  return INTENTS[word] ?? 'help';
 }
 
 /** A TwiML answer of one message, its text escaped (a reply never adds an element). */

@@ -25,7 +25,11 @@ export interface OutboxResult {
   readonly sid: string | null;
 }
 
-/** Queues one verification text per new subscription, and its (empty) code row, in the create's transaction. */
+/**
+ * Queues one verification text per new subscription, and its (empty) code
+ * row, in the create's transaction; none to a number that replied STOP
+ * (its subscription waits until the number replies START).
+ */
 export async function queueVerifications(
   trx: Knex.Transaction,
   subscriptions: ReadonlyArray<{ id: number; destination: string; feedId: string; language?: string }>,
@@ -35,7 +39,8 @@ export async function queueVerifications(
   await trx.raw('INSERT INTO delivery_sms_codes (subscription_id) SELECT unnest(?::bigint[]) ON CONFLICT DO NOTHING', [ids]);
   await trx.raw(
     `INSERT INTO delivery_sms_outbox (subscription_id, recipient, feed_id, language, state, due_at, created_at)
-     SELECT v.id, v.recipient, v.feed_id, v.language, 'pending', ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) AS v(id, recipient, feed_id, language)`,
+     SELECT v.id, v.recipient, v.feed_id, v.language, 'pending', ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) AS v(id, recipient, feed_id, language)
+      WHERE NOT EXISTS (SELECT 1 FROM delivery_sms_opt_outs o WHERE o.phone = v.recipient)`,
     [
       now,
       now,
@@ -161,4 +166,23 @@ export async function recordReport(
 export async function messageBySid(db: Knex, sid: string): Promise<{ status: string; errorCode: number | null; ledgerId: number } | undefined> {
   const row = await db('delivery_sms_messages').where({ sid }).first();
   return row && { status: row.status, errorCode: row.error_code === null ? null : Number(row.error_code), ledgerId: Number(row.ledger_id) };
+}
+
+/** A number replied STOP: no verification text goes to it until it replies START. */
+export async function optOut(db: Db, phone: string, now: Date): Promise<void> {
+  await db.raw('INSERT INTO delivery_sms_opt_outs (phone, stopped_at) VALUES (?, ?) ON CONFLICT (phone) DO UPDATE SET stopped_at = EXCLUDED.stopped_at', [
+    phone,
+    now,
+  ]);
+}
+
+/** A number replied START (or YES): its STOP no longer holds. */
+export async function optIn(db: Db, phone: string): Promise<void> {
+  await db('delivery_sms_opt_outs').where({ phone }).delete();
+}
+
+/** Records a reply's MessageSid; false when it was taken before (a replay, or the gateway posting it twice). */
+export async function firstTimeReply(db: Knex, sid: string, now: Date): Promise<boolean> {
+  const result = await db.raw('INSERT INTO delivery_sms_inbound (sid, received_at) VALUES (?, ?) ON CONFLICT (sid) DO NOTHING', [sid, now]);
+  return Number(result.rowCount ?? 0) === 1;
 }

@@ -2,8 +2,8 @@ import { drainInBatches, type WorkerDefinition } from '#plugin-api';
 import type { SmsContext } from './config.ts';
 
 /**
- * The plugin keeps its texts' sids and delivery reports, and the
- * verification texts it sent or gave up on, as long as core keeps
+ * The plugin keeps its texts' sids and delivery reports, the verification
+ * texts it sent or gave up on, and the sids of replies it took, as long as core keeps
  * deliveries (Retention__Days), then forgets them in bounded batches.
  * Texts still to send are never removed.
  */
@@ -21,7 +21,10 @@ export function smsRetention(context: SmsContext): WorkerDefinition {
       const cutoff = new Date(context.now().getTime() - Days * 24 * 3600 * 1000);
       const messages = await drain('delivery_sms_messages', 'updated_at < ?', cutoff, signal);
       const texts = await drain('delivery_sms_outbox', "state IN ('sent', 'dead') AND created_at < ?", cutoff, signal);
-      if (messages + texts > 0) log.info({ messages, verificationTexts: texts, olderThan: cutoff.toISOString() }, 'sms retention removed old rows');
+      const replies = await drain('delivery_sms_inbound', 'received_at < ?', cutoff, signal);
+      if (messages + texts + replies > 0) {
+        log.info({ messages, verificationTexts: texts, replies, olderThan: cutoff.toISOString() }, 'sms retention removed old rows');
+      }
     },
   };
 }

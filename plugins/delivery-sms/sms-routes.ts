@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors, errorResponses, textResponse, Type, type Static, type Translate } from '#plugin-api';
 import { replyIntent, TWIML_EMPTY, twimlMessage } from './reply-keywords.ts';
 import { replyWords } from './sms-text.ts';
-import { cancelVerifications, countTry, forgetCodes, lockCode, recordReport } from './sms-repository.ts';
+import { cancelVerifications, countTry, firstTimeReply, forgetCodes, lockCode, optIn, optOut, recordReport } from './sms-repository.ts';
 import type { SmsRuntime } from './sms-runtime.ts';
 import { shortenToFit } from './sms-segments.ts';
 import { validTwilioSignature } from './twilio-signature.ts';
@@ -80,6 +80,13 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
         request.log.info('sms reply for another account or number: ignored');
         return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
       }
+      // A reply is taken once: the same signed reply posted again (a replay, or the gateway retrying) changes nothing.
+      const sid = (fields.MessageSid ?? '').slice(0, 64);
+      if (sid === '') throw new Errors.InvalidField('body/MessageSid is required');
+      if (!(await firstTimeReply(context.db, sid, context.now()))) {
+        request.log.info('sms reply taken before (a repeat of its MessageSid): ignored');
+        return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
+      }
       const from = normalisePhoneNumber(fields.From ?? '', undefined);
       const answer = from === null ? helpText(replyWords(undefined)) : await answerReply(from, fields.Body ?? '');
       return reply.type('text/xml; charset=utf-8').send(twimlMessage(answer));
@@ -98,10 +105,13 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
           await context.subscriptions.setActive(ids, false, trx);
           await forgetCodes(trx, ids);
           await cancelVerifications(trx, ids);
+          // Until the number itself says START, no verification text goes to it, whoever subscribes it.
+          await optOut(trx, from, context.now());
         });
         context.log.info({ subscriptions: ids.length }, 'sms STOP: subscriptions stopped');
         return t('reply.stopped');
       case 'start':
+        await optIn(context.db, from);
         if (ids.length === 0) return t('reply.noAlerts', { url: `${base}/subscribe` });
         await context.db.transaction(async (trx) => {
           await context.subscriptions.setActive(ids, true, trx);

@@ -57,6 +57,8 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
   });
   beforeEach(async () => {
     await knex()('notification_subscriptions').where({ provider: 'Sms' }).delete();
+    // A STOP outlives the number's subscriptions: each test starts with a number that never said it.
+    await knex()('delivery_sms_opt_outs').delete();
     gateway.texts.length = 0;
     // A new day on the service's clock: each test starts with the number's daily verification texts unused.
     clock.advance(24 * 3600);
@@ -257,6 +259,60 @@ describe.each(await databaseKinds())('delivery-sms end to end on %s', (kind: Dat
       await knex()('power_outages').whereIn('id', ['PO-K', 'PO-G', 'PO-W']).delete();
     }
     void subscription;
+  });
+
+  it('honours a STOP: no verification text to the number until it replies START itself, whoever subscribes it', async () => {
+    const first = await created(PHONE);
+    await codeTextTo(PHONE);
+    expect((await gateway.reply(PHONE, 'Stop.')).answer).toMatch(/no more alert texts/);
+    const texts = gateway.textsTo(PHONE).length;
+    // Someone subscribes the number again: it is made, and waits; nothing is texted to it.
+    const again = await created(PHONE);
+    expect(
+      await knex()('delivery_sms_outbox').whereIn('subscription_id', knex()('notification_subscriptions').where({ public_id: again.publicId }).select('id')),
+    ).toEqual([]);
+    expect(gateway.textsTo(PHONE)).toHaveLength(texts);
+    // The number itself says START: its alerts are on, the new one confirmed by it.
+    expect((await gateway.reply(PHONE, 'START')).answer).toMatch(/Alerts are on for this number/);
+    expect(await state(again.publicId)).toEqual({ is_active: true, pending_verification: false });
+    expect(await state(first.publicId)).toEqual({ is_active: true, pending_verification: false });
+    // And a later subscription is texted its code again.
+    const before = gateway.textsTo(PHONE).length;
+    await created(PHONE);
+    await expect.poll(() => gateway.textsTo(PHONE).length, { timeout: 10_000 }).toBe(before + 1);
+    expect(gateway.textsTo(PHONE).at(-1)!.body).toMatch(/\b\d{6}\b/);
+  });
+
+  it('takes a signed reply once: the same YES posted again after a STOP (a replay) turns nothing back on', async () => {
+    const subscription = await created(PHONE);
+    await codeTextTo(PHONE);
+    const url = `${PUBLIC_BASE_URL}/api/sms/inbound`;
+    const yes = {
+      From: PHONE,
+      To: gateway.env.Sms__From!,
+      Body: 'YES',
+      AccountSid: gateway.env.Sms__AccountSid!,
+      MessageSid: 'SMreplayreplayreplayreplay000001',
+    };
+    const post = (fields: Record<string, string>) =>
+      app().inject({
+        method: 'POST',
+        url: '/api/sms/inbound',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, url, fields) },
+        payload: new URLSearchParams(fields).toString(),
+      });
+    expect((await post(yes)).body).toContain('Alerts are on for this number');
+    expect((await gateway.reply(PHONE, 'STOP')).answer).toMatch(/no more alert texts/);
+    const replayed = await post(yes);
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.body).not.toContain('<Message>');
+    expect(await state(subscription.publicId)).toEqual({ is_active: false, pending_verification: false });
+    // A signed reply without a MessageSid is refused, naming it.
+    const { MessageSid: _, ...withoutSid } = yes;
+    const refused = await post(withoutSid);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('body/MessageSid');
+    expect(await state(subscription.publicId)).toEqual({ is_active: false, pending_verification: false });
   });
 
   it('ignores a signed reply meant for another number or account of the gateway, and a STOP gives up verification texts still to send', async () => {

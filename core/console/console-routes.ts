@@ -199,6 +199,8 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     denied: Type.Union([Type.String(), Type.Null()], { description: 'A user just refused for want of the console role.' }),
   });
   app.get('/console/api/me', { schema: { summary: 'Who is signed in to the console', tags, response: { 200: Me } } }, async (request, reply) => {
+    // It answers the session's CSRF token: no cache, shared or private, may keep it.
+    reply.header('cache-control', 'no-store');
     const actor = (await currentActor(request)) ?? undefined;
     const denied = request.session.get('denied') as string | undefined;
     return {

@@ -83,6 +83,8 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy, field: str
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && listed)) throw new Errors.InvalidField(`${field} must be an https URL`);
   if (url.username !== '' || url.password !== '') throw new Errors.InvalidField(`${field} must not hold a user name or password`);
   if (url.hash !== '') throw new Errors.InvalidField(`${field} must not have a #fragment`);
+  // Port 0 is no port a server listens on (a connect to it fails, or means "any" to some stacks): never a destination.
+  if (url.port === '0') throw new Errors.InvalidField(`${field} must not name port 0`);
   if (policy.listedOnly && !listed) throw new Errors.InvalidField(`${field}: ${url.hostname} is not an allowed host`);
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (!listed && (isIP(literal) !== 0 ? !isPublicAddress(literal) : /^localhost$|\.localhost$|\.local$|\.internal$/i.test(literal))) {

@@ -65,6 +65,8 @@ describe('the operator console API', () => {
     expect(signIn.statusCode, signIn.body).toBe(200);
     const cookie = signIn.cookies.find((c) => c.name === 'np_console')!;
     const me = await app().inject({ method: 'GET', url: '/console/api/me', headers: { cookie: `np_console=${encodeURIComponent(cookie.value)}` } });
+    // It answers the CSRF token: never kept by a cache.
+    expect(me.headers['cache-control']).toBe('no-store');
     // The session cookie as the browser would hold it after /me (which may set it again).
     const latest = me.cookies.find((c) => c.name === 'np_console') ?? cookie;
     return { raw: cookie, cookie: `np_console=${encodeURIComponent(latest.value)}`, csrf: me.json().csrfToken as string, me: me.json() };

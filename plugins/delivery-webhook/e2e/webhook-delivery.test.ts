@@ -129,6 +129,7 @@ describe.each(await databaseKinds())('delivery-webhook end to end on %s', (kind:
       'https://[::1]/x',
       'https://localhost/x',
       'https://u:p@hooks.example.org/x',
+      'https://hooks.example.org:0/x',
       'not a url',
     ]) {
       const response = await create(destination);

@@ -34,14 +34,20 @@ export function installInputGuards(app: FastifyInstance, trusted: TrustCheck): v
 }
 
 /**
- * HTTP/1.1 requires a Host header. Node's own check answers an empty 400;
- * it is off (core/app.ts), and this one answers in the usual shape, naming
- * the header. An HTTP/1.0 request may come without one.
+ * HTTP/1.1 requires a Host header, exactly one (RFC 9112 §3.2: a request
+ * with several is a 400; a proxy and the service could each read another).
+ * Node's own check answers an empty 400; it is off (core/app.ts), and this
+ * one answers in the usual shape, naming the header. An HTTP/1.0 request
+ * may come without one.
  */
 export function installHostCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1 && request.headers.host === undefined) {
       throw new Errors.InvalidField('headers/host is required in an HTTP/1.1 request');
     }
+    const raw = request.raw.rawHeaders;
+    let hosts = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') hosts += 1;
+    if (hosts > 1) throw new Errors.InvalidField('headers/host must be given once');
   });
 }

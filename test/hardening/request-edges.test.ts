@@ -138,7 +138,7 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
     expect(await counts()).toEqual(before);
   });
 
-  it('answers 414, 415 and a missing Host in the usual shape, naming what was wrong', async () => {
+  it('answers 414, 415 and a missing or doubled Host in the usual shape, naming what was wrong', async () => {
     await expectRefusal(await fetch(`${base}${CREATE}/${'a'.repeat(200)}`), 414, 'params: a path segment is longer than 100 characters');
     await expectRefusal(
       await fetch(`${base}${CREATE}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' }),
@@ -153,6 +153,9 @@ describe.each(await databaseKinds())('request edges over a real socket, on %s', 
       error: 'Bad Request',
       message: 'headers/host is required in an HTTP/1.1 request',
     });
+    const twoHosts = await rawRequest(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example.net\r\nConnection: close\r\n\r\n');
+    expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(twoHosts)).toMatchObject({ statusCode: 400, message: 'headers/host must be given once' });
     // HTTP/1.0 has no Host to require.
     expect(await rawRequest(port, 'GET /health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });

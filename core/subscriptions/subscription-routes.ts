@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { Errors } from '../errors.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
@@ -20,6 +21,8 @@ export interface SubscriptionRouteOptions {
   /** What the installed targets declare: their `delivery` properties, their create answers' fields. */
   deliveryProperties?: DeclaredProperties;
   createdProperties?: DeclaredProperties;
+  /** Which of those `delivery` properties each provider takes (its own manifest's): another provider's is refused, never ignored. */
+  propertiesOf?: ReadonlyMap<string, ReadonlySet<string>>;
   authenticate(request: FastifyRequest): Caller;
 }
 
@@ -50,7 +53,13 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
         response: { 201: createdSchema(options.createdProperties), ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request.body, authenticate(request), request.clientAddress, manageTokenOf(request))),
+    async (request, reply) => {
+      const { provider, destination: _, ...extra } = request.body.delivery as { provider: string; destination?: string } & Record<string, unknown>;
+      const taken = options.propertiesOf?.get(provider) ?? new Set<string>();
+      const foreign = Object.keys(extra).find((name) => !taken.has(name));
+      if (foreign !== undefined) throw new Errors.InvalidField(`body/delivery/${foreign} is not taken by provider ${provider}`);
+      return reply.status(201).send(await service.create(request.body, authenticate(request), request.clientAddress, manageTokenOf(request)));
+    },
   );
 
   app.get(

@@ -74,6 +74,7 @@ export async function wireRoutes(app: FastifyInstance, inputs: RoutesInputs): Pr
     service: pipeline.subscriptions,
     providers: [...delivery.targets.keys()],
     deliveryProperties: declared(platform.registry.deliveries.map((m) => m.deliveryProperties)),
+    propertiesOf: new Map(platform.registry.deliveries.map((m) => [m.provider, new Set(Object.keys(m.deliveryProperties ?? {}))])),
     createdProperties: declared(platform.registry.deliveries.map((m) => m.createdProperties)),
     authenticate: coreServices.auth.authenticate,
   });

@@ -69,7 +69,7 @@ describe.each(await databaseKinds())('delivery-webpush end to end on %s', (kind:
     service = await startPushServiceDouble();
     harness = await startTestApp({
       database,
-      pluginsDir: realPluginsDir(['utility-power-outages', 'delivery-webpush']),
+      pluginsDir: realPluginsDir(['utility-power-outages', 'delivery-webpush', 'delivery-push']),
       env: {
         PublicBaseUrl: PUBLIC_BASE_URL,
         WebPush__VapidPublicKey: VAPID.publicKey,
@@ -172,6 +172,18 @@ describe.each(await databaseKinds())('delivery-webpush end to end on %s', (kind:
     await deliver('PO-P3');
     expect((await ledger('PO-P3')).filter((row) => row.status === 'failed').map((row) => row.last_error)).toContain('push service 400');
     expect(await knex()('notification_subscriptions').where({ public_id: bad.publicId }).first('is_active')).toEqual({ is_active: true });
+  });
+
+  it("refuses a browser's subscription given to another provider (Push takes none), naming it, and stores nothing", async () => {
+    const before = await knex()('notification_subscriptions').count({ n: '*' }).first();
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/notification-subscriptions',
+      payload: { displayName: 'phone', feedId: 'utility.power-outages', delivery: { provider: 'Push', subscription: service.subscribe('b9') } },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('body/delivery/subscription is not taken by provider Push');
+    expect(await knex()('notification_subscriptions').count({ n: '*' }).first()).toEqual(before);
   });
 
   it('refuses endpoints off the allowed push services, and keys that are not a browser’s, with a 400 naming the field', async () => {

@@ -81,4 +81,11 @@ export const docsUiOptions: FastifySwaggerUiOptions = {
     "frame-ancestors 'none'",
   ].join('; '),
   uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+  uiHooks: {
+    // Swagger UI redirects /docs/static/index.html to /docs/, but only without a query: with one, to itself, for ever.
+    onRequest: async (request, reply) => {
+      const [path, query] = request.url.split('?', 2);
+      if (query !== undefined && path!.endsWith('/static/index.html')) return reply.redirect(path!.replace(/\/static\/index\.html$/, '/'));
+    },
+  },
 };

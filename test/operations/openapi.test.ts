@@ -101,6 +101,14 @@ describe('the OpenAPI document and the docs UI (every shipped plugin)', () => {
     expect(document.paths['/api/subscribers/me'].get.security).toEqual([{ subscriptionToken: [] }]);
   });
 
+  it('/docs/static/index.html leads to /docs/ once, with a query or without (never to itself)', async () => {
+    for (const url of ['/docs/static/index.html', '/docs/static/index.html?x=1', '/docs/static/index.html?']) {
+      const response = await app.inject(url);
+      expect(response.statusCode, url).toBe(302);
+      expect(response.headers.location, url).toBe('/docs/');
+    }
+  });
+
   it('GET /docs serves Swagger UI from the service itself, under a CSP of its own', async () => {
     const page = await app.inject('/docs');
     expect(page.statusCode).toBe(200);

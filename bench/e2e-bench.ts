@@ -220,7 +220,10 @@ try {
     console.log(line('messages at the sink at the kill', `${atKill}`));
     console.log(line('ledger rows leased (in flight) at the kill', `${inFlight}`));
     console.log(
-      line('restart → every subscriber reached', `${((done.last - restartedAt) / 1000).toFixed(1)} s (leases of the dead instance lapse after 30 s)`),
+      line(
+        'restart → every subscriber reached',
+        `${((done.last - restartedAt) / 1000).toFixed(1)} s (the restarted instance takes back what its killed run held)`,
+      ),
     );
     console.log(line('subscribers reached', `${done.distinct} of ${N}`));
     console.log(line('sent twice (at most the rows in flight)', `${done.publishes - done.distinct}`));

@@ -33,6 +33,9 @@ import type { AppServices, Platform } from './wiring/services.ts';
 import { Shutdown } from './wiring/shutdown.ts';
 import { wireWorkers } from './wiring/workers.ts';
 import type { FeedPluginContext } from './plugin-api/manifest.ts';
+import { LeaseOwner, instanceName } from './queue/lease-owner.ts';
+import { lapseEarlierRuns } from './ledger/index.ts';
+import { lapseEarlierFanouts } from './pipeline/fanout/fanout-store.ts';
 
 export type { AppServices };
 
@@ -120,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fullConfig: loaded.config,
     now: options.now ?? (() => new Date()),
     instanceId: randomUUID(),
+    leaseOwner: new LeaseOwner(instanceName(config.Server.InstanceName, config.Server.Port)),
     runWorkers: options.workers !== false,
     sectionsOf: (pluginId) => sections.get(pluginId) ?? {},
     feedConfig: (feedId) => feedSections.get(feedId) ?? {},
@@ -170,6 +174,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       lanes: delivery.lanes,
       queues: coreServices.queues,
       instanceId: platform.instanceId,
+      takeBackEarlierRuns: async () => {
+        const given = {
+          deliveries: await lapseEarlierRuns(database.knex, platform.leaseOwner),
+          fanouts: await lapseEarlierFanouts(database.knex, platform.leaseOwner),
+        };
+        coreServices.queues.wakeAll();
+        return given;
+      },
       now: platform.now,
       feeds: platform.feeds,
       recordPoll: operations.recordPoll,

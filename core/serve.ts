@@ -39,6 +39,13 @@ async function main(pluginsOf: (env: EnvSnapshot) => string | readonly PluginRoo
     await app.close();
     throw new Error(listenProblem(error as NodeJS.ErrnoException, Host, Port) ?? (error as Error).message, { cause: error });
   }
+  // Listening, this run owns the instance's name: what a killed earlier run held goes out now, not after its lease.
+  try {
+    const given = await servicesOf(app).takeBackEarlierRuns();
+    if (given.deliveries + given.fanouts > 0) app.log.warn(given, 'took back the leases an earlier run of this instance held when it stopped');
+  } catch (err) {
+    app.log.warn({ err }, "could not take back an earlier run's leases; they are retaken when they lapse");
+  }
 }
 
 /** Runs the service with the plugins `pluginsOf` finds; a start that fails says why on stderr and exits 1. */

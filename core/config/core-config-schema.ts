@@ -24,6 +24,12 @@ export const coreConfigSchema = Type.Object({
         default: 30,
         description: 'A request (headers and body) not fully received within this time is answered 408 and closed.',
       }),
+      InstanceName: Type.Optional(
+        Str(
+          "This instance's name, the same across its restarts and unique among the running instances: a restarted instance takes back at once the deliveries its killed run held. Unset: this host and Server__Port.",
+          { pattern: '^[A-Za-z0-9._:-]{1,100}$' },
+        ),
+      ),
     },
     { default: {} },
   ),

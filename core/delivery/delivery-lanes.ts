@@ -33,10 +33,20 @@ export class DeliveryLanes {
   readonly #db: Knex;
   readonly #events: EventCache;
   readonly #leaseSeconds: number;
+  readonly #newToken: () => string;
   /** Rows one dispatcher batch takes (NotificationPipeline__DispatchBatchSize). */
   readonly batchSize: number;
 
-  constructor(options: { lanes: readonly DeliveryLane[]; db: Knex; events: EventCache; leaseSeconds: number; batchSize: number }) {
+  constructor(options: {
+    lanes: readonly DeliveryLane[];
+    db: Knex;
+    events: EventCache;
+    leaseSeconds: number;
+    batchSize: number;
+    /** A new lease token (the instance's LeaseOwner); random when absent. */
+    newToken?: () => string;
+  }) {
+    this.#newToken = options.newToken ?? randomUUID;
     this.#lanes = new Map(options.lanes.map((lane) => [lane.provider, lane]));
     this.#db = options.db;
     this.#events = options.events;
@@ -77,7 +87,7 @@ export class DeliveryLanes {
 
   /** Room now in those of these lanes that can take rows over (no rate, not paused), or undefined when none can. */
   tryTakeOver(providers: Iterable<string>): TakeOver | undefined {
-    const token = randomUUID();
+    const token = this.#newToken();
     const slots = new Map<string, LaneSlot>();
     for (const provider of new Set(providers)) {
       const slot = this.#lanes.get(provider)?.tryTakeOver(token);
@@ -88,9 +98,14 @@ export class DeliveryLanes {
 
   /** Room in one lane for a page claimed already leased, waiting for it (a fan-out's backpressure); undefined when the lane takes nothing over. */
   async takeOver(provider: string): Promise<TakeOver | undefined> {
-    const token = randomUUID();
+    const token = this.#newToken();
     const slot = await this.#lanes.get(provider)?.takeOver(token);
     return slot ? this.#takeOverOf(token, new Map([[provider, slot]])) : undefined;
+  }
+
+  /** A new lease token of this instance's run. */
+  newToken(): string {
+    return this.#newToken();
   }
 
   /**
@@ -107,7 +122,7 @@ export class DeliveryLanes {
    * caller lease), each in its lane, and waits: /test, announcements.
    * Returns how many were delivered or queued.
    */
-  async deliverNow(ledgerIds: readonly number[], token: string = randomUUID()): Promise<number> {
+  async deliverNow(ledgerIds: readonly number[], token: string = this.#newToken()): Promise<number> {
     let done = 0;
     for (let start = 0; start < ledgerIds.length; start += this.batchSize) {
       const leased = await leaseByIds(this.#db, ledgerIds.slice(start, start + this.batchSize), token, this.#leaseSeconds);

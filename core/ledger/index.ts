@@ -24,6 +24,7 @@ export {
 export { followsEarlierEvent, supersedeWaiting, waitOutCooldown } from './supersede.ts';
 export { skipClaimed, toldBefore, type SkipCriterion, type ToldBefore } from './skip.ts';
 export { leaseByIds, leaseDue, nextDueInMs, renewLease, type LeasedRow, type LeasedSubscription } from './lease.ts';
+export { lapseEarlierRuns } from './lapse.ts';
 export { settleLeased, type SettledDelivery } from './settle.ts';
 export { markQueued, reopenQueued, settleQueued, type QueuedSettlement } from './queue.ts';
 export { createLedgerAccess, type LedgerOutcomeObserver, type LedgerSettledObserver } from './ledger-access.ts';

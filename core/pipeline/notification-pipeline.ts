@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { NotificationEvent } from '../plugin-api/feed-types.ts';
@@ -114,7 +113,7 @@ export class NotificationPipelineService implements NotificationPipeline {
     });
     // A caller that waits for its deliveries keeps them: its rows are claimed leased to it (out of the lanes' reach until
     // it delivers them), and the rest of its fan-out is kept for it, under one token.
-    const keepFor = options.awaitDelivery ? randomUUID() : undefined;
+    const keepFor = options.awaitDelivery ? this.#deps.lanes.newToken() : undefined;
     const callerLease = keepFor === undefined ? undefined : this.#deps.lanes.callerLease(keepFor);
     const handOver: HandOver = { claimedIds: [], matched: new Set(), waiting: new Set(), wasSystemDelivery: false, callerToken: keepFor };
     let heldAny = false;

@@ -32,17 +32,19 @@ const channelOf = (name: string) => `queue_${name.toLowerCase().replace(/[^a-z0-
 export class QueueRegistry {
   readonly #wakeups: Wakeups;
   readonly #log: FastifyBaseLogger;
+  readonly #newToken: (() => string) | undefined;
   // biome-ignore lint/suspicious/noExplicitAny: workers of any plugin queue's item and result types
   readonly #queues = new Map<string, { worker: QueueWorker<any, any>; sweepSeconds: number; unlisten?: () => void }>();
 
-  constructor(wakeups: Wakeups, log: FastifyBaseLogger) {
+  constructor(wakeups: Wakeups, log: FastifyBaseLogger, newToken?: () => string) {
     this.#wakeups = wakeups;
     this.#log = log;
+    this.#newToken = newToken;
   }
 
   define<TItem, TOutcome>(definition: QueueDefinition<TItem, TOutcome>, log: FastifyBaseLogger = this.#log): QueueHandle<TItem, TOutcome> {
     if (this.#queues.has(definition.name)) throw new Error(`queue "${definition.name}" is defined twice`);
-    const worker = new QueueWorker({ ...definition, log });
+    const worker = new QueueWorker({ ...definition, log, newToken: this.#newToken });
     this.#queues.set(definition.name, { worker, sweepSeconds: definition.sweepSeconds });
     const channel = channelOf(worker.name);
     return {
@@ -79,6 +81,11 @@ export class QueueRegistry {
       if (options.sweeps) sweeps.push({ name, intervalSeconds: entry.sweepSeconds, exclusive: false, run: () => entry.worker.drain() });
     }
     return sweeps;
+  }
+
+  /** Every queue drains now (due work appeared that no wake-up announced: an earlier run's leases given back). */
+  wakeAll(): void {
+    for (const entry of this.#queues.values()) entry.worker.wake();
   }
 
   names(): string[] {

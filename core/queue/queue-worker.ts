@@ -15,6 +15,8 @@ export interface QueueRoom {
 /** A queue's definition as its owner declares it (core's queues may share room), and the logger it writes to. */
 export interface QueueWorkerOptions<TItem, TOutcome> extends PluginQueueDefinition<TItem, TOutcome> {
   readonly log: FastifyBaseLogger;
+  /** A new lease token per batch (the instance's LeaseOwner); a random one when absent. */
+  readonly newToken?: () => string;
   readonly room?: QueueRoom;
 }
 
@@ -131,7 +133,7 @@ export class QueueWorker<TItem, TOutcome> {
     const inFlight = new Set<Promise<unknown>>();
     let failure: unknown;
     while (!this.stopped && failure === undefined) {
-      const token = randomUUID();
+      const token = this.#options.newToken?.() ?? randomUUID();
       await room?.acquire();
       const batch = await store.lease(batchSize, token).catch((err: unknown) => {
         room?.release();

@@ -15,7 +15,7 @@ export function wireCoreServices(
   const { db, wakeups, shutdown } = external;
   const endpoints = createEndpointChecker(db);
   shutdown.add('endpoint checker', () => endpoints.close());
-  const queues = new QueueRegistry(wakeups, app.log.child({ component: 'queues' }));
+  const queues = new QueueRegistry(wakeups, app.log.child({ component: 'queues' }), () => platform.leaseOwner.token());
   shutdown.add('queues', () => queues.stop());
   const authenticate = createCallerAuth(platform.config.Jwt.Secret);
   return {

@@ -122,6 +122,7 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
   };
   const lanes = new DeliveryLanes({
     db,
+    newToken: () => platform.leaseOwner.token(),
     events,
     leaseSeconds: settings.DeliveryLeaseSeconds,
     batchSize: settings.DispatchBatchSize,

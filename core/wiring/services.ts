@@ -22,6 +22,7 @@ import type { Wakeups } from '../queue/wakeups.ts';
 import type { WorkerScheduler } from '../scheduler/worker-scheduler.ts';
 import type { SubscriptionService } from '../subscriptions/subscription-service.ts';
 import type { Shutdown } from './shutdown.ts';
+import type { LeaseOwner } from '../queue/lease-owner.ts';
 import type { PollReport } from '../feeds/poll-report.ts';
 import type { MonitoredFeed } from '../feed-health/feed-health-view.ts';
 import type { DeliveryObserver } from '../observability/delivery-observer.ts';
@@ -36,6 +37,8 @@ export interface Platform {
   readonly fullConfig: Readonly<Record<string, unknown>>;
   readonly now: () => Date;
   readonly instanceId: string;
+  /** Who holds this run's leases: every lease token names this instance and this run. */
+  readonly leaseOwner: LeaseOwner;
   /** false: no scheduled workers (the migrate and template commands, some tests). */
   readonly runWorkers: boolean;
   /** A plugin's own config sections out of the full tree. */
@@ -139,6 +142,12 @@ export interface AppServices {
   readonly lanes: DeliveryLanes;
   readonly queues: QueueRegistry;
   readonly instanceId: string;
+  /**
+   * Gives back at once the deliveries and fan-outs an earlier run of this
+   * instance still held (killed mid-batch), and wakes the queues. Call once
+   * this run owns its name: it listens on its port.
+   */
+  takeBackEarlierRuns(): Promise<{ deliveries: number; fanouts: number }>;
   readonly now: () => Date;
   /** The installed feeds as people see them (what plugins get as `feeds`). */
   readonly feeds: FeedCatalogPort;

@@ -1,3 +1,4 @@
+import type { LeaseOwner } from '../../queue/lease-owner.ts';
 import type { Knex } from 'knex';
 import type { LeasedQueueStore } from '../../plugin-api/queue-types.ts';
 import type { FanoutEvent } from './claim-page.ts';
@@ -152,4 +153,14 @@ export async function continueFanouts(
      ON CONFLICT (event_id, provider) DO NOTHING`,
     [cursor, lease ? 'expanding' : 'pending', lease?.token ?? null, lease?.token ?? null, lease?.seconds ?? 0, array(eventIds), array(providers)],
   );
+}
+
+/** Lapses the fan-out leases an earlier run of this instance still held (see lapseEarlierRuns in the ledger): due at once. */
+export async function lapseEarlierFanouts(db: Knex, owner: LeaseOwner): Promise<number> {
+  const result = await db.raw(
+    `UPDATE notification_fanouts SET lease_until = now() - interval '1 millisecond'
+      WHERE status = 'expanding' AND lease_until >= now() AND starts_with(lease_token, ?) AND NOT starts_with(lease_token, ?)`,
+    [`${owner.name}/`, `${owner.name}/${owner.run}/`],
+  );
+  return result.rowCount ?? 0;
 }

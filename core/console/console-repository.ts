@@ -48,7 +48,8 @@ export async function activeSubscriptions(db: Knex): Promise<Array<{ feedId: str
 }
 
 export interface ConsoleEvent {
-  readonly id: number;
+  /** The event's id as a string: a bigint, exact at any size (a JSON number is rounded above 2^53). */
+  readonly id: string;
   readonly feedId: string;
   readonly eventType: string;
   readonly sourceKey: string;
@@ -84,7 +85,7 @@ export async function latestEvents(db: Knex, options: { feedId?: string; heldOnl
     [[...WAITING], TEST_EVENT_TYPE, CATCH_UP_EVENT_TYPE, ...(options.feedId ? [options.feedId] : []), options.limit],
   );
   return (result.rows as Array<Record<string, unknown>>).map((row) => ({
-    id: Number(row.id),
+    id: String(row.id),
     feedId: String(row.feed_id),
     eventType: String(row.event_type),
     sourceKey: String(row.source_key),

@@ -99,6 +99,13 @@ const SendBody = Type.Object(
   { additionalProperties: false },
 );
 const EventParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) }, { additionalProperties: false });
+
+/** An event id from the path, exactly: ids past 2^53 (which a JS number would round to another id) name no event. */
+function eventIdOf(id: string): number {
+  const value = Number(id);
+  if (!Number.isSafeInteger(value)) throw new Errors.NotFound(`no event has id ${id}`);
+  return value;
+}
 const SignedIn = Type.Object({ signedIn: Type.Boolean() });
 /** A view the console's page reads (its shape is the page's, not a public contract). */
 const View = (description: string) => Type.Unknown({ description });
@@ -357,9 +364,10 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     async (request) => {
       const actor = await actorOf(request);
       const requeued = await db.transaction(async (trx) => {
-        const done = await requeueFailed(trx, { providers: options.directProviders, eventId: Number(request.params.id) });
+        const eventId = eventIdOf(request.params.id);
+        const done = await requeueFailed(trx, { providers: options.directProviders, eventId });
         if (done.length > 0) await options.lanes.notify(trx);
-        await audit(trx, actor, 'requeue failed deliveries', { eventId: Number(request.params.id), requeued: done.length });
+        await audit(trx, actor, 'requeue failed deliveries', { eventId, requeued: done.length });
         return done;
       });
       return { requeued: requeued.length };
@@ -380,12 +388,12 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
       },
       async (request) => {
         const actor = await actorOf(request);
-        const id = Number(request.params.id);
+        const id = eventIdOf(request.params.id);
         // Recorded in the decision's own transaction: no release or discard without its line in the log.
         const record = (trx: Knex.Transaction) => audit(trx, actor, decision === 'release' ? 'release held event' : 'discard held event', { eventId: id });
         const done = decision === 'release' ? await options.pipeline.releaseHeld(id, actor, record) : await options.pipeline.discardHeld(id, actor, record);
         if (!done) throw new Errors.Conflict(`event ${id} is not held (released or discarded already, or unknown)`);
-        return { [decision === 'release' ? 'released' : 'discarded']: id };
+        return { [decision === 'release' ? 'released' : 'discarded']: request.params.id };
       },
     );
   }

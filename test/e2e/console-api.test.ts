@@ -172,7 +172,7 @@ describe('the operator console API', () => {
     const { cookie, csrf } = await session({ sub: 'night-shift', role: 'admin' });
     const events = (await app().inject({ method: 'GET', url: '/console/api/events', headers: { cookie } })).json();
     expect(events.held).toEqual([
-      expect.objectContaining({ id: Number(held.id), hold: { status: 'held', count: 6, byProvider: { Push: 6 }, decidedBy: null }, matched: 0 }),
+      expect.objectContaining({ id: String(held.id), hold: { status: 'held', count: 6, byProvider: { Push: 6 }, decidedBy: null }, matched: 0 }),
     ]);
 
     const headers = { cookie, 'x-csrf-token': csrf };
@@ -181,6 +181,11 @@ describe('the operator console API', () => {
       app().inject({ method: 'POST', url: `/console/api/events/${held.id}/release`, headers }),
     ]);
     expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+    expect([first, second].find((answer) => answer.statusCode === 200)!.json()).toEqual({ released: String(held.id) });
+    // An id past 2^53 names no event: never rounded to a neighbour's.
+    const beyond = await app().inject({ method: 'POST', url: '/console/api/events/9007199254740993/discard', headers });
+    expect(beyond.statusCode).toBe(404);
+    expect(beyond.json().detail ?? beyond.json().message).toContain('9007199254740993');
     await expect
       .poll(
         async () => {

@@ -349,7 +349,7 @@ export class DeliveryLane {
     }
     await Promise.all(handed);
     const wait = control.pausedForMs() / 1000;
-    const why = signal.aborted ? 'not sent: the service is stopping' : `not sent: the ${this.provider} lane is paused`;
+    const why = signal.aborted ? 'not sent: the service is stopping, or the lease ran out' : `not sent: the ${this.provider} lane is paused`;
     rows.forEach((row, index) => {
       if (judged[index] === undefined) {
         judged[index] = deferred(row.ledgerId, wait, why);

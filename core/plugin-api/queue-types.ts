@@ -51,6 +51,9 @@ export interface PluginQueueDefinition<TItem, TOutcome> {
    * the worker's fault, not the items': nothing is settled and the rows
    * are due again when their lease lapses. `token` is the batch's lease,
    * for work that settles part of it in a transaction of its own.
+   * `signal` aborts when the service stops, or when the lease could not be
+   * renewed in time (the database out of reach): send nothing more then,
+   * and return what is not done as due again.
    */
   work(batch: readonly TItem[], signal: AbortSignal, token: string): Promise<readonly TOutcome[]>;
   /** Counts for the batch's log line (and other fields: the provider); also says whether any was a failure (logged as a warning). */

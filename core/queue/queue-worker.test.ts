@@ -151,3 +151,49 @@ describe('QueueWorker: the timer for the next due item', () => {
     await worker.stop();
   });
 });
+
+describe('QueueWorker: a lease it cannot renew', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("stops a batch's sending once its renewals have not reached the store for most of the lease, and goes on while they do", async () => {
+    vi.useFakeTimers();
+    let reachable = true;
+    const stops: number[] = [];
+    const store: LeasedQueueStore<string, string> = {
+      lease: async () => [],
+      // Out of reach, a renewal never answers (a partition drops the packets; nothing fails).
+      renew: () => (reachable ? Promise.resolve() : new Promise(() => undefined)),
+      settle: async () => undefined,
+      nextDueInMs: async () => null,
+    };
+    const worker = new QueueWorker<string, string>({
+      name: 'test.lease',
+      store,
+      work: (batch, signal) =>
+        new Promise((resolve) => {
+          const started = performance.now();
+          signal.addEventListener('abort', () => {
+            stops.push(performance.now() - started);
+            resolve(batch.map(() => 'deferred'));
+          });
+        }),
+      batchSize: 10,
+      leaseSeconds: 30,
+      sweepSeconds: 60,
+      log: pino({ level: 'silent' }),
+    });
+    const working = worker.work(['a'], 'token-1');
+    // Renewed every 10 s: a minute later it is still sending.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(stops).toEqual([]);
+    // Cut off at 60 s: the last renewal that answered was at 60 s, so it stops 70% of the lease (21 s) after it.
+    reachable = false;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(stops).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await working).toEqual(['deferred']);
+    expect(stops).toEqual([81_000]);
+  });
+});

@@ -21,6 +21,8 @@ export interface QueueWorkerOptions<TItem, TOutcome> extends PluginQueueDefiniti
 }
 
 const MIN_TIMER_MS = 250;
+/** A batch whose lease was last renewed this share of the lease ago stops sending: its lease may lapse before what it sends is recorded. */
+const LEASE_SAFE_SHARE = 0.7;
 
 /**
  * Drains a leased queue: leases a bounded batch, works it while the lease
@@ -160,18 +162,40 @@ export class QueueWorker<TItem, TOutcome> {
   async #workAndSettle(batch: readonly TItem[], token: string): Promise<readonly TOutcome[]> {
     const { store, leaseSeconds, log } = this.#options;
     const started = performance.now();
-    const heartbeat = setInterval(
-      () => {
-        store.renew(token).catch((err: unknown) => log.warn({ err, queue: this.name }, 'lease renewal failed'));
-      },
-      (leaseSeconds * 1000) / 3,
-    );
+    // The batch stops when the service stops, or when its lease may have lapsed: renewals that could not reach the
+    // database (a partition) leave the rows to whoever takes them next, and sending them here too would send them twice.
+    const leaseMs = leaseSeconds * 1000;
+    const batchAbort = new AbortController();
+    const onStop = () => batchAbort.abort(this.#abort.signal.reason);
+    this.#abort.signal.addEventListener('abort', onStop, { once: true });
+    let lapse: NodeJS.Timeout | undefined;
+    const heldFrom = (renewedAt: number) => {
+      clearTimeout(lapse);
+      lapse = setTimeout(
+        () => {
+          log.warn({ queue: this.name, batch: batch.length }, "lease not renewed in time: this batch stops sending (its rows are another instance's now)");
+          batchAbort.abort(new Error('lease not renewed in time'));
+        },
+        Math.max(0, renewedAt + leaseMs * LEASE_SAFE_SHARE - performance.now()),
+      );
+      lapse.unref();
+    };
+    heldFrom(started);
+    const heartbeat = setInterval(() => {
+      const renewedAt = performance.now();
+      store.renew(token).then(
+        () => heldFrom(renewedAt),
+        (err: unknown) => log.warn({ err, queue: this.name }, 'lease renewal failed'),
+      );
+    }, leaseMs / 3);
     heartbeat.unref();
     let outcomes: readonly TOutcome[];
     try {
-      outcomes = await this.#options.work(batch, this.#abort.signal, token);
+      outcomes = await this.#options.work(batch, batchAbort.signal, token);
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(lapse);
+      this.#abort.signal.removeEventListener('abort', onStop);
     }
     await store.settle(token, outcomes);
     this.#options.onSettled?.(outcomes, batch);

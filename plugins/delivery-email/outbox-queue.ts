@@ -78,7 +78,7 @@ export function sendBatch(context: EmailContext, sender: SmtpSender, composer: E
     if (item.kind === 'notification' && !active.has(item.subscriptionId)) return { item, drop: true };
     // The lane's rate and pause hold for every email: the relay sees one pace, on every instance together.
     if (!(await context.lane.nextSlot(signal)))
-      return { item, result: { id: item.id, state: 'deferred', dueAt: context.now(), error: 'not sent: the service is stopping' } };
+      return { item, result: { id: item.id, state: 'deferred', dueAt: context.now(), error: 'not sent: the service is stopping, or the lease ran out' } };
     let outcome: SendResult;
     try {
       const composed = await composer.compose(item);

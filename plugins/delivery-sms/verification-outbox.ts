@@ -33,7 +33,7 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
     if (item.attempt > retry.maxAttempts) return { id: item.id, state: 'dead', dueAt: null, error: 'attempts spent (a lease lapsed mid-send?)', sid: null };
     // The lane's rate and pause hold for these texts too: the gateway sees one pace.
     if (!(await context.lane.nextSlot(abort.signal)))
-      return { id: item.id, state: 'deferred', dueAt: later(0), error: 'not sent: the service is stopping', sid: null };
+      return { id: item.id, state: 'deferred', dueAt: later(0), error: 'not sent: the service is stopping, or the lease ran out', sid: null };
     const code = newVerificationCode();
     const sentAt = now();
     await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));

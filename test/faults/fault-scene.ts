@@ -1,0 +1,254 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { projectRoot } from '../../core/paths.ts';
+import { START_FLAGS } from '../../demo/service-process.ts';
+import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
+import { startPushServerDouble, type PushServerDouble } from '../doubles/push-server-double.ts';
+import { startSmtpDouble, type SmtpDouble } from '../doubles/smtp-double.ts';
+import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { childEnv } from '../helpers/child-env.ts';
+import { provisionDatabase, scratchParent, type ProvisionedDatabase } from '../helpers/databases.ts';
+import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { startTestApp } from '../helpers/test-app.ts';
+
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+/** The subscribers of a scene, by channel. */
+export interface Audience {
+  readonly push?: number;
+  readonly sms?: number;
+  readonly email?: number;
+}
+
+/** What a fault case prints and asserts: the suite's one line per case. */
+export interface Tally {
+  readonly events: number;
+  readonly expected: number;
+  readonly delivered: number;
+  readonly lost: number;
+  readonly duplicates: number;
+  /** Duplicates whose delivery was on its way (leased, or an email being sent) at a fault. */
+  readonly duplicatesInFlight: number;
+  readonly failed: number;
+}
+
+/** A service process of the scene (`npm start`'s own start), which the test may kill -9 or stop. */
+export interface Instance {
+  readonly name: string;
+  readonly exited: Promise<unknown>;
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface SceneOptions {
+  /** A connection string the instances use instead of a fresh database on the machine's server (a cluster the test owns). */
+  readonly databaseUrl?: string;
+  readonly audience: Audience;
+  /** Env every instance gets beside the scene's own. */
+  readonly env?: Record<string, string>;
+}
+
+const PLUGINS = ['utility-power-outages', 'delivery-push', 'delivery-sms', 'delivery-email'];
+
+/**
+ * A fan-out under faults: the feed, push, SMS and SMTP doubles on real
+ * sockets, a PostgreSQL database, `audience` subscribers seeded, and
+ * service processes started with `spawn`. `inFlight()` notes what is on
+ * its way at a fault; `tally()` counts what each subscriber received.
+ */
+export async function faultScene(options: SceneOptions) {
+  const database: ProvisionedDatabase = options.databaseUrl
+    ? {
+        kind: 'postgres',
+        connectionString: options.databaseUrl,
+        env: { ConnectionStrings__DefaultConnection: options.databaseUrl },
+        drop: async () => undefined,
+      }
+    : await provisionDatabase('postgres');
+  const [feed, push, smtp, gateway] = await Promise.all([
+    startUtilityFeedDouble(),
+    startPushServerDouble(),
+    startSmtpDouble({ keep: true }),
+    startTwilioGateway({ accountSid: 'ACfaults', authToken: 'fault-token-0123456789', number: '+15005550006', publicBaseUrl: 'https://alerts.example.org' }),
+  ]);
+  const pluginsDir = realPluginsDir(PLUGINS);
+  const env = killTestEnv(feed, push, database.env, {
+    ...smtp.env,
+    ...gateway.env,
+    PublicBaseUrl: 'https://alerts.example.org',
+    NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: '',
+    NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
+    NotificationPipeline__DeliveryLeaseSeconds: '10',
+    EmailOutbox__IntervalSeconds: '1',
+    ...options.env,
+  });
+  // Migrations once, by an app that runs no worker; then plain connections (they reconnect after a restart of the database).
+  const migrator = await startTestApp({ database, pluginsDir, workers: false, env: { ...env, PowerOutages__Enabled: 'false' } });
+  await migrator.close();
+  const pool = new pg.Pool({ connectionString: database.connectionString, max: 3 });
+  pool.on('error', () => undefined);
+  // The scene's own reads ride out the faults it makes: a connection the restart cut is dropped and the read tried again.
+  const db = {
+    async query(sql: string, values?: unknown[]): Promise<pg.QueryResult> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await pool.query(sql, values);
+        } catch (error) {
+          if (attempt >= 40 || !isConnectionError(error)) throw error;
+          await sleep(250);
+        }
+      }
+    },
+    end: () => pool.end(),
+  };
+  mkdirSync(path.join(scratchParent(), 'fault-logs'), { recursive: true });
+  const logs = mkdtempSync(path.join(scratchParent(), 'fault-logs', 'case-'));
+  const { push: pushCount = 0, sms = 0, email = 0 } = options.audience;
+  await seed(db, pushCount, sms, email);
+  const expected = pushCount + sms + email;
+  const onTheirWay = new Set<string>();
+  const children = new Set<ChildProcess>();
+
+  const received = (): Map<string, number> => {
+    const counts = new Map<string, number>();
+    const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+    for (const message of push.allMessages()) add(message.topic);
+    for (const text of gateway.texts) add(text.to);
+    for (const mail of smtp.messages) for (const to of mail.envelopeTo) add(to);
+    return counts;
+  };
+
+  return {
+    db,
+    feed,
+    push,
+    smtp,
+    gateway,
+    env,
+    expected,
+    logs,
+    /** Starts an instance named `name` (its name survives its restarts); `clockAheadSeconds` runs it under faketime. */
+    spawn(name: string, extra: Record<string, string> = {}, clockAheadSeconds = 0): Instance {
+      const clock = clockAheadSeconds ? { LD_PRELOAD: LIBFAKETIME, FAKETIME: `+${clockAheadSeconds}s`, FAKETIME_DONT_RESET: '1' } : {};
+      const child = spawn(process.execPath, [...START_FLAGS, 'test/fixtures/serve-with-plugins.ts', pluginsDir], {
+        cwd: projectRoot,
+        env: { ...childEnv(), ...env, ...extra, ...clock, Server__Port: '0', Server__InstanceName: name, Logging__Level: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      // Its log (warnings and errors, one JSON line each), kept for a case that fails.
+      const log = createWriteStream(path.join(logs, `${name}.log`), { flags: 'a' });
+      child.stdout!.pipe(log);
+      child.stderr!.pipe(log);
+      children.add(child);
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      exited.then(() => children.delete(child));
+      return {
+        name,
+        exited,
+        async kill() {
+          child.kill('SIGKILL');
+          await exited;
+        },
+        async stop() {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    },
+    /** The outage every subscriber is told of. */
+    startOutage(id = 'PO-FAULT') {
+      feed.setPowerOutages([{ id, feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
+    },
+    /** How many subscribers got their message so far. */
+    reached(): number {
+      return received().size;
+    },
+    /** Notes what is on its way now (rows leased, emails being sent): a duplicate of one of them is what a fault may cost. */
+    async inFlight(): Promise<number> {
+      const result = await db.query(
+        `SELECT s.destination FROM notification_delivery_ledger l JOIN notification_subscriptions s ON s.id = l.subscription_id WHERE l.status = 'delivering'
+         UNION SELECT recipient FROM email_outbox WHERE state = 'processing'`,
+      );
+      for (const row of result.rows as Array<{ destination: string }>) onTheirWay.add(row.destination);
+      return result.rowCount ?? 0;
+    },
+    /** Waits until every subscriber got the message and the ledger holds nothing unsettled. */
+    async finished(timeoutMs: number): Promise<void> {
+      await expect.poll(() => received().size, { timeout: timeoutMs, interval: 200 }).toBe(expected);
+      await expect
+        .poll(
+          async () =>
+            Number(
+              (await db.query(`SELECT count(*) AS n FROM notification_delivery_ledger WHERE status NOT IN ('delivered', 'failed', 'skipped', 'superseded')`))
+                .rows[0].n,
+            ),
+          { timeout: timeoutMs, interval: 200 },
+        )
+        .toBe(0);
+    },
+    /** The case's figures, printed on one line. */
+    async tally(label: string): Promise<Tally> {
+      const counts = received();
+      const twice = [...counts].filter(([, n]) => n > 1);
+      const ledger = (
+        await db.query(`SELECT count(DISTINCT event_id) AS events, count(*) FILTER (WHERE status = 'failed') AS failed FROM notification_delivery_ledger`)
+      ).rows[0];
+      const tally: Tally = {
+        events: Number(ledger.events),
+        expected,
+        delivered: counts.size,
+        lost: expected - counts.size,
+        duplicates: twice.reduce((sum, [, n]) => sum + n - 1, 0),
+        duplicatesInFlight: twice.filter(([key]) => onTheirWay.has(key)).reduce((sum, [, n]) => sum + n - 1, 0),
+        failed: Number(ledger.failed),
+      };
+      console.log(
+        `fault: ${label}: events ${tally.events}, expected ${tally.expected}, delivered ${tally.delivered}, lost ${tally.lost}, ` +
+          `duplicates ${tally.duplicates} (${tally.duplicatesInFlight} in flight at the fault), failed ${tally.failed}`,
+      );
+      return tally;
+    },
+    async close() {
+      for (const child of children) child.kill('SIGKILL');
+      await Promise.all([...children].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)))));
+      await db.end();
+      await Promise.all([feed.close(), push.close(), smtp.close(), gateway.close()]);
+      await database.drop();
+    },
+  };
+}
+
+export type FaultScene = Awaited<ReturnType<typeof faultScene>>;
+
+/** Subscribers of every channel, active (as confirmed ones are), each told of the power outages. */
+async function seed(db: { query(sql: string, values?: unknown[]): Promise<pg.QueryResult> }, push: number, sms: number, email: number): Promise<void> {
+  await db.query(
+    `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+     SELECT 'push-' || g, 'push ' || g, 'utility.power-outages', '{}'::jsonb, 'Push', 'alerts-fault-' || g, 'Anonymous'::text, true FROM generate_series(1, $1::int) g
+     UNION ALL
+     SELECT 'sms-' || g, 'sms ' || g, 'utility.power-outages', '{}'::jsonb, 'Sms', '+9477' || lpad(g::text, 7, '0'), 'Anonymous'::text, true FROM generate_series(1, $2::int) g
+     UNION ALL
+     SELECT 'email-' || g, 'email ' || g, 'utility.power-outages', '{}'::jsonb, 'Email', 'reader' || g || '@example.org', 'Anonymous'::text, true FROM generate_series(1, $3::int) g`,
+    [push, sms, email],
+  );
+}
+
+/** A connection the fault cut (terminated, reset, refused, the server starting up): worth trying again. */
+function isConnectionError(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return (
+    ['57P01', '57P02', '57P03', '53300', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code ?? '') ||
+    /terminat|Connection terminated|not queryable/i.test(message ?? '')
+  );
+}
+
+/** A tally with nothing lost or failed, and every duplicate one that was on its way at a fault. */
+export function expectSound(tally: Tally): void {
+  expect(tally.lost).toBe(0);
+  expect(tally.failed).toBe(0);
+  expect(tally.duplicates).toBe(tally.duplicatesInFlight);
+}

@@ -20,10 +20,9 @@ export type OutboxAttempt = { readonly item: ClaimedItem } & ({ readonly result:
 export function outboxStore(context: EmailContext, sender: SmtpSender): LeasedQueueStore<ClaimedItem, OutboxAttempt> {
   const { db, now } = context;
   const leaseSeconds = context.config.EmailOutbox.LeaseSeconds;
-  const leaseEnd = () => new Date(now().getTime() + leaseSeconds * 1000);
   return {
-    lease: async (limit, token) => (sender.configured ? claimDueItems(db, { limit, claimToken: token, leaseUntil: leaseEnd(), now: now() }) : []),
-    renew: (token) => renewLease(db, token, leaseEnd()),
+    lease: async (limit, token) => (sender.configured ? claimDueItems(db, { limit, claimToken: token, leaseSeconds, now: now() }) : []),
+    renew: (token) => renewLease(db, token, leaseSeconds),
     nextDueInMs: () => (sender.configured ? nextDueInMs(db, now()) : Promise.resolve(null)),
     async settle(token, attempts) {
       const results = attempts.flatMap((a) => ('result' in a ? [a] : []));

@@ -120,21 +120,23 @@ export async function insertOutboxItems(trx: Knex.Transaction, items: readonly N
  * Takes up to `limit` due items (pending, failed past their backoff, or
  * processing with a lapsed lease) for this claim: SKIP LOCKED, so
  * instances sweeping together each get other rows; a claimed row carries
- * the claim token and a lease, and counts an attempt.
+ * the claim token and a lease, and counts an attempt. Leases are judged by
+ * the database's clock, as every instance sees the same one: an instance
+ * whose own clock runs ahead must not take rows another still holds.
  */
-export async function claimDueItems(db: Knex, options: { limit: number; claimToken: string; leaseUntil: Date; now: Date }): Promise<ClaimedItem[]> {
+export async function claimDueItems(db: Knex, options: { limit: number; claimToken: string; leaseSeconds: number; now: Date }): Promise<ClaimedItem[]> {
   const result = await db.raw(
     `UPDATE email_outbox o
-        SET state = 'processing', attempts = o.attempts + 1, claim_token = ?, due_at = ?, updated_at = ?
+        SET state = 'processing', attempts = o.attempts + 1, claim_token = ?, due_at = now() + make_interval(secs => ?), updated_at = ?
        FROM (SELECT id FROM email_outbox
-              WHERE state IN ('pending', 'failed', 'processing') AND due_at <= ?
+              WHERE (state IN ('pending', 'failed') AND due_at <= ?) OR (state = 'processing' AND due_at <= now())
               ORDER BY due_at, id
               LIMIT ?
               FOR UPDATE SKIP LOCKED) due
       WHERE o.id = due.id
   RETURNING o.id, o.kind, o.subscription_id, o.ledger_id, o.recipient, o.subject, o.template, o.params, o.attempts,
             (SELECT t.first_outbox_id FROM email_threads t WHERE t.id = o.thread_id) AS thread_first_id`,
-    [options.claimToken, options.leaseUntil, options.now, options.now, options.limit],
+    [options.claimToken, options.leaseSeconds, options.now, options.now, options.limit],
   );
   return (result.rows as Array<Record<string, unknown>>)
     .map((row) => ({
@@ -152,9 +154,11 @@ export async function claimDueItems(db: Knex, options: { limit: number; claimTok
     .sort((a, b) => a.id - b.id);
 }
 
-/** Keeps this claim's items ours while they are being sent. */
-export async function renewLease(db: Knex, claimToken: string, leaseUntil: Date): Promise<void> {
-  await db('email_outbox').where({ claim_token: claimToken, state: 'processing' }).update({ due_at: leaseUntil });
+/** Keeps this claim's items ours while they are being sent (by the database's clock, as the claim). */
+export async function renewLease(db: Knex, claimToken: string, leaseSeconds: number): Promise<void> {
+  await db('email_outbox')
+    .where({ claim_token: claimToken, state: 'processing' })
+    .update({ due_at: db.raw('now() + make_interval(secs => ?)', [leaseSeconds]) });
 }
 
 /**
@@ -204,8 +208,14 @@ export async function dropItems(trx: Knex.Transaction, claimToken: string, ids: 
 
 /** Milliseconds from `now` (the service clock, which writes due_at) until the next item is due, or null when nothing waits. */
 export async function nextDueInMs(db: Knex, now: Date): Promise<number | null> {
-  const row = await db('email_outbox').whereIn('state', ['pending', 'failed', 'processing']).min({ due: 'due_at' }).first();
-  return row?.due ? new Date(row.due).getTime() - now.getTime() : null;
+  // A retry falls due by the service clock, a lease lapses by the database's.
+  const result = await db.raw(
+    `SELECT 1000 * EXTRACT(EPOCH FROM min(CASE WHEN state = 'processing' THEN due_at - now() ELSE due_at - ?::timestamptz END)) AS ms
+       FROM email_outbox WHERE state IN ('pending', 'failed', 'processing')`,
+    [now],
+  );
+  const ms = (result.rows as Array<{ ms: string | number | null }>)[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
 }
 
 /** Counts per state from `{ state, n }` rows; a state without a row is 0. */

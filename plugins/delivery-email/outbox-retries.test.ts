@@ -175,14 +175,21 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     await createEmailSubscription(app(), { displayName: 'crash', destination: 'crash@example.org' });
     await drain();
     await smtp.up();
-    const leaseEnd = new Date(clock.now().getTime() + 30_000);
-    // What a process killed mid-send leaves: processing, its claim and lease, one attempt counted.
-    await knex()('email_outbox').where({ recipient: 'crash@example.org' }).update({ state: 'processing', claim_token: 'dead-instance', due_at: leaseEnd });
+    // What a process killed mid-send leaves: processing, its claim and lease (by the database's clock), one attempt counted.
+    await knex()('email_outbox')
+      .where({ recipient: 'crash@example.org' })
+      .update({ state: 'processing', claim_token: 'dead-instance', due_at: knex().raw("now() + interval '30 seconds'") });
     await drain();
     expect(await itemOf('crash@example.org')).toMatchObject({ state: 'processing', claim_token: 'dead-instance' });
     expect(received('crash@example.org')).toHaveLength(0);
 
+    // The service's clock moving on changes nothing: a lease lapses by the database's clock (here, set to have lapsed).
     clock.advance(31);
+    await drain();
+    expect(await itemOf('crash@example.org')).toMatchObject({ state: 'processing', claim_token: 'dead-instance' });
+    await knex()('email_outbox')
+      .where({ recipient: 'crash@example.org' })
+      .update({ due_at: knex().raw("now() - interval '1 second'") });
     await drain();
     expect(await itemOf('crash@example.org')).toMatchObject({ state: 'sent', attempts: 2, claim_token: null });
     expect(received('crash@example.org')).toHaveLength(1);
@@ -195,7 +202,7 @@ describe.each(await databaseKinds())('email outbox retries on %s', (kind: Databa
     await smtp.up();
     await knex()('email_outbox')
       .where({ recipient: 'poison@example.org' })
-      .update({ state: 'processing', claim_token: 'dead-instance', attempts: MAX_ATTEMPTS, due_at: clock.now() });
+      .update({ state: 'processing', claim_token: 'dead-instance', attempts: MAX_ATTEMPTS, due_at: knex().raw('now()') });
     await drain();
     const item = await itemOf('poison@example.org');
     expect(item).toMatchObject({ state: 'dead', attempts: MAX_ATTEMPTS + 1 });

@@ -52,15 +52,19 @@ export async function queueVerifications(
   );
 }
 
-/** Leases due texts (pending, or processing past a lapsed lease): SKIP LOCKED, one attempt counted each. */
-export async function leaseOutbox(db: Knex, limit: number, token: string, leaseUntil: Date, now: Date): Promise<OutboxItem[]> {
+/**
+ * Leases due texts (pending, or processing past a lapsed lease): SKIP
+ * LOCKED, one attempt counted each. Leases are judged by the database's
+ * clock, the one every instance shares; a retry falls due by the service's.
+ */
+export async function leaseOutbox(db: Knex, limit: number, token: string, leaseSeconds: number, now: Date): Promise<OutboxItem[]> {
   const result = await db.raw(
-    `UPDATE delivery_sms_outbox o SET state = 'processing', attempts = o.attempts + 1, lease_token = ?, due_at = ?
-       FROM (SELECT id FROM delivery_sms_outbox WHERE state IN ('pending', 'processing') AND due_at <= ?
+    `UPDATE delivery_sms_outbox o SET state = 'processing', attempts = o.attempts + 1, lease_token = ?, due_at = now() + make_interval(secs => ?)
+       FROM (SELECT id FROM delivery_sms_outbox WHERE (state = 'pending' AND due_at <= ?) OR (state = 'processing' AND due_at <= now())
               ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED) due
       WHERE o.id = due.id
   RETURNING o.id, o.subscription_id, o.recipient, o.feed_id, o.language, o.attempts`,
-    [token, leaseUntil, now, limit],
+    [token, leaseSeconds, now, limit],
   );
   return (result.rows as Array<Record<string, string | number>>).map((row) => ({
     id: Number(row.id),
@@ -72,8 +76,10 @@ export async function leaseOutbox(db: Knex, limit: number, token: string, leaseU
   }));
 }
 
-export async function renewOutbox(db: Knex, token: string, leaseUntil: Date): Promise<void> {
-  await db('delivery_sms_outbox').where({ lease_token: token, state: 'processing' }).update({ due_at: leaseUntil });
+export async function renewOutbox(db: Knex, token: string, leaseSeconds: number): Promise<void> {
+  await db('delivery_sms_outbox')
+    .where({ lease_token: token, state: 'processing' })
+    .update({ due_at: db.raw('now() + make_interval(secs => ?)', [leaseSeconds]) });
 }
 
 /** Records results only where this lease still holds. */
@@ -100,8 +106,14 @@ export async function settleOutbox(db: Knex, token: string, results: readonly Ou
 }
 
 export async function nextOutboxDueInMs(db: Knex, now: Date): Promise<number | null> {
-  const row = await db('delivery_sms_outbox').whereIn('state', ['pending', 'processing']).min({ due: 'due_at' }).first();
-  return row?.due ? new Date(row.due).getTime() - now.getTime() : null;
+  // A retry falls due by the service clock, a lease lapses by the database's.
+  const result = await db.raw(
+    `SELECT 1000 * EXTRACT(EPOCH FROM min(CASE WHEN state = 'processing' THEN due_at - now() ELSE due_at - ?::timestamptz END)) AS ms
+       FROM delivery_sms_outbox WHERE state IN ('pending', 'processing')`,
+    [now],
+  );
+  const ms = (result.rows as Array<{ ms: string | number | null }>)[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
 }
 
 /** A freshly drawn code replaces the one before (its tries start again). */

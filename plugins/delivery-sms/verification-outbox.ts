@@ -18,12 +18,11 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
   const { db, now } = context;
   const settings = context.config.SmsOutbox;
   const ttlMinutes = context.config.Sms.CodeTtlMinutes;
-  const leaseEnd = () => new Date(now().getTime() + settings.LeaseSeconds * 1000);
   const retry = { baseSeconds: settings.RetryBaseSeconds, maxSeconds: 3600, maxAttempts: settings.MaxAttempts };
 
   const store: LeasedQueueStore<OutboxItem, OutboxResult> = {
-    lease: async (limit, token) => (gateway ? leaseOutbox(db, limit, token, leaseEnd(), now()) : []),
-    renew: (token) => renewOutbox(db, token, leaseEnd()),
+    lease: async (limit, token) => (gateway ? leaseOutbox(db, limit, token, settings.LeaseSeconds, now()) : []),
+    renew: (token) => renewOutbox(db, token, settings.LeaseSeconds),
     settle: (token, results) => settleOutbox(db, token, results, now()),
     nextDueInMs: () => (gateway ? nextOutboxDueInMs(db, now()) : Promise.resolve(null)),
   };

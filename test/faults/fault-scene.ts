@@ -208,7 +208,13 @@ export async function faultScene(options: SceneOptions) {
       };
       console.log(
         `fault: ${label}: events ${tally.events}, expected ${tally.expected}, delivered ${tally.delivered}, lost ${tally.lost}, ` +
-          `duplicates ${tally.duplicates} (${tally.duplicatesInFlight} in flight at the fault), failed ${tally.failed}`,
+          `duplicates ${tally.duplicates} (${tally.duplicatesInFlight} in flight at the fault), failed ${tally.failed}` +
+          (twice.length > 0
+            ? ` (sent twice, for example: ${twice
+                .slice(0, 3)
+                .map(([key]) => key)
+                .join(', ')})`
+            : ''),
       );
       return tally;
     },

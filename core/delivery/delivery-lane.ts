@@ -339,7 +339,7 @@ export class DeliveryLane {
         handed.push(this.#hand(target, rows, group, signal, record));
         continue;
       }
-      const slots = await control.slots(taken);
+      const slots = await this.#slots(taken);
       if (!slots) {
         this.#window.give(taken);
         break;
@@ -436,7 +436,7 @@ export class DeliveryLane {
         // A slot missed (this process was held up past it) is a slot lost: sent now, it would go out together with
         // the next ones, and the peer would see more than the rate in a second. Its sends take new slots instead.
         if (performance.now() - (base + tick.first) > control.lateAfterMs() && lateness < MAX_SLOT_RETAKES) {
-          const again = await control.slots(tick.indexes.length);
+          const again = await this.#slots(tick.indexes.length);
           if (!again) return void this.#window.give(tick.indexes.length);
           this.#deps.log.debug({ provider: this.provider, sends: tick.indexes.length }, 'send slots missed; new ones taken');
           await this.#handAtSlots(target, rows, tick.indexes, again, signal, record, lateness + 1);
@@ -445,6 +445,20 @@ export class DeliveryLane {
         await this.#hand(target, rows, tick.indexes, signal, record);
       }),
     );
+  }
+
+  /**
+   * Send slots from the shared rate, or null when there are none now: the
+   * lane is paused, or the database did not answer (logged). Never throws:
+   * what is not handed waits again, its attempt not counted.
+   */
+  async #slots(count: number): Promise<number[] | null> {
+    try {
+      return await this.#deps.control.slots(count);
+    } catch (err) {
+      this.#deps.log.warn({ err, provider: this.provider }, 'send slots not taken (the database did not answer); the rows wait again');
+      return null;
+    }
   }
 
   /** Pauses the lane everywhere, once for a burst of answers that all say so. */

@@ -3,13 +3,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import webpush from 'web-push';
 import { expect } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { START_FLAGS } from '../../demo/service-process.ts';
-import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
-import { startPushServerDouble, type PushServerDouble } from '../doubles/push-server-double.ts';
-import { startSmtpDouble, type SmtpDouble } from '../doubles/smtp-double.ts';
-import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
+import { startTwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
+import { startWebhookReceiver } from '../../demo/webhook-inbox/webhook-receiver.ts';
+import { startPushServiceDouble, type PushServiceDouble } from '../../demo/webpush-inbox/push-service.ts';
+import { startBlackHole } from './black-hole.ts';
+import { startPushServerDouble } from '../doubles/push-server-double.ts';
+import { startSmtpDouble } from '../doubles/smtp-double.ts';
+import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { provisionDatabase, scratchParent, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { killTestEnv, realPluginsDir } from '../helpers/e2e-env.ts';
@@ -22,7 +26,12 @@ export interface Audience {
   readonly push?: number;
   readonly sms?: number;
   readonly email?: number;
+  readonly webpush?: number;
+  readonly webhook?: number;
 }
+
+/** The delivery targets a scene can make a black hole of: a peer that accepts connections and never answers. */
+export type Peer = 'Push' | 'Sms' | 'Email' | 'WebPush' | 'Webhook';
 
 /** What a fault case prints and asserts: the suite's one line per case. */
 export interface Tally {
@@ -50,9 +59,12 @@ export interface SceneOptions {
   readonly audience: Audience;
   /** Env every instance gets beside the scene's own. */
   readonly env?: Record<string, string>;
+  /** This target's peer accepts connections and never answers. */
+  readonly blackHole?: Peer;
 }
 
-const PLUGINS = ['utility-power-outages', 'delivery-push', 'delivery-sms', 'delivery-email'];
+const PLUGINS = ['utility-power-outages', 'delivery-push', 'delivery-sms', 'delivery-email', 'delivery-webpush', 'delivery-webhook'];
+const VAPID = webpush.generateVAPIDKeys();
 
 /**
  * A fan-out under faults: the feed, push, SMS and SMTP doubles on real
@@ -69,16 +81,26 @@ export async function faultScene(options: SceneOptions) {
         drop: async () => undefined,
       }
     : await provisionDatabase('postgres');
-  const [feed, push, smtp, gateway] = await Promise.all([
+  const [feed, push, smtp, gateway, browsers, receiver, hole] = await Promise.all([
     startUtilityFeedDouble(),
     startPushServerDouble(),
     startSmtpDouble({ keep: true }),
     startTwilioGateway({ accountSid: 'ACfaults', authToken: 'fault-token-0123456789', number: '+15005550006', publicBaseUrl: 'https://alerts.example.org' }),
+    startPushServiceDouble(),
+    startWebhookReceiver(),
+    startBlackHole(),
   ]);
+  smtp.blackhole(options.blackHole === 'Email');
   const pluginsDir = realPluginsDir(PLUGINS);
   const env = killTestEnv(feed, push, database.env, {
     ...smtp.env,
     ...gateway.env,
+    ...(options.blackHole === 'Push' ? { Notifications__Push__BaseUrl: hole.url } : {}),
+    ...(options.blackHole === 'Sms' ? { Sms__BaseUrl: hole.url } : {}),
+    WebPush__VapidPublicKey: VAPID.publicKey,
+    WebPush__VapidPrivateKey: VAPID.privateKey,
+    WebPush__AllowedEndpointHosts: '127.0.0.1',
+    Webhook__AllowedHosts: '127.0.0.1',
     PublicBaseUrl: 'https://alerts.example.org',
     NotificationPipeline__SystemSubscriptions__PowerOutages__FeedId: '',
     NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
@@ -107,9 +129,11 @@ export async function faultScene(options: SceneOptions) {
   };
   mkdirSync(path.join(scratchParent(), 'fault-logs'), { recursive: true });
   const logs = mkdtempSync(path.join(scratchParent(), 'fault-logs', 'case-'));
-  const { push: pushCount = 0, sms = 0, email = 0 } = options.audience;
+  const { push: pushCount = 0, sms = 0, email = 0, webpush: webpushCount = 0, webhook = 0 } = options.audience;
   await seed(db, pushCount, sms, email);
-  const expected = pushCount + sms + email;
+  await seedWebPush(db, webpushCount, browsers, (name, endpoint) => (options.blackHole === 'WebPush' ? `${hole.url}/push/${name}` : endpoint));
+  await seedWebhooks(db, webhook, options.blackHole === 'Webhook' ? `${hole.url}/hooks` : `${receiver.url}/hooks`);
+  const expected = pushCount + sms + email + webpushCount + webhook;
   const onTheirWay = new Set<string>();
   const children = new Set<ChildProcess>();
 
@@ -119,6 +143,8 @@ export async function faultScene(options: SceneOptions) {
     for (const message of push.allMessages()) add(message.topic);
     for (const text of gateway.texts) add(text.to);
     for (const mail of smtp.messages) for (const to of mail.envelopeTo) add(to);
+    for (const pushed of browsers.received) add(`${browsers.url}/push/${pushed.subscriber}`);
+    for (const hook of receiver.received) add(receiver.hookUrl(hook.name));
     return counts;
   };
 
@@ -136,7 +162,7 @@ export async function faultScene(options: SceneOptions) {
       const clock = clockAheadSeconds ? { LD_PRELOAD: LIBFAKETIME, FAKETIME: `+${clockAheadSeconds}s`, FAKETIME_DONT_RESET: '1' } : {};
       const child = spawn(process.execPath, [...START_FLAGS, 'test/fixtures/serve-with-plugins.ts', pluginsDir], {
         cwd: projectRoot,
-        env: { ...childEnv(), ...env, ...extra, ...clock, Server__Port: '0', Server__InstanceName: name, Logging__Level: 'warn' },
+        env: { ...childEnv(), ...env, Server__Port: '0', ...extra, ...clock, Server__InstanceName: name, Logging__Level: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       // Its log (warnings and errors, one JSON line each), kept for a case that fails.
@@ -163,9 +189,19 @@ export async function faultScene(options: SceneOptions) {
     startOutage(id = 'PO-FAULT') {
       feed.setPowerOutages([{ id, feeder: 'F1', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);
     },
-    /** How many subscribers got their message so far. */
-    reached(): number {
-      return received().size;
+    /** How many subscribers got their message so far (of one channel: those whose destination starts so). */
+    reached(prefix?: string): number {
+      return prefix === undefined ? received().size : [...received().keys()].filter((key) => key.startsWith(prefix)).length;
+    },
+    /** Where each channel's destinations start, as `reached` takes them. */
+    prefixes: { Push: 'alerts-fault-', Sms: '+9477', Email: 'reader', WebPush: `${browsers.url}/push/`, Webhook: `${receiver.url}/hooks/` } as Record<
+      Peer,
+      string
+    >,
+    /** Rows per state of one provider's ledger. */
+    async states(provider: Peer): Promise<Record<string, number>> {
+      const result = await db.query('SELECT status, count(*) AS n FROM notification_delivery_ledger WHERE provider = $1 GROUP BY status', [provider]);
+      return Object.fromEntries((result.rows as Array<{ status: string; n: string }>).map((row) => [row.status, Number(row.n)]));
     },
     /** Notes what is on its way now (rows leased, emails being sent): a duplicate of one of them is what a fault may cost. */
     async inFlight(): Promise<number> {
@@ -222,7 +258,8 @@ export async function faultScene(options: SceneOptions) {
       for (const child of children) child.kill('SIGKILL');
       await Promise.all([...children].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)))));
       await db.end();
-      await Promise.all([feed.close(), push.close(), smtp.close(), gateway.close()]);
+      smtp.blackhole(false);
+      await Promise.all([feed.close(), push.close(), smtp.close(), gateway.close(), browsers.close(), receiver.close(), hole.close()]);
       await database.drop();
     },
   };
@@ -230,8 +267,14 @@ export async function faultScene(options: SceneOptions) {
 
 export type FaultScene = Awaited<ReturnType<typeof faultScene>>;
 
+interface Queryable {
+  query(sql: string, values?: unknown[]): Promise<pg.QueryResult>;
+}
+
+const WEBHOOK_SECRET = 'whsec_ZmF1bHQtc3VpdGUtc2lnbmluZy1zZWNyZXQtMDEyMw==';
+
 /** Subscribers of every channel, active (as confirmed ones are), each told of the power outages. */
-async function seed(db: { query(sql: string, values?: unknown[]): Promise<pg.QueryResult> }, push: number, sms: number, email: number): Promise<void> {
+async function seed(db: Queryable, push: number, sms: number, email: number): Promise<void> {
   await db.query(
     `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
      SELECT 'push-' || g, 'push ' || g, 'utility.power-outages', '{}'::jsonb, 'Push', 'alerts-fault-' || g, 'Anonymous'::text, true FROM generate_series(1, $1::int) g
@@ -240,6 +283,38 @@ async function seed(db: { query(sql: string, values?: unknown[]): Promise<pg.Que
      UNION ALL
      SELECT 'email-' || g, 'email ' || g, 'utility.power-outages', '{}'::jsonb, 'Email', 'reader' || g || '@example.org', 'Anonymous'::text, true FROM generate_series(1, $3::int) g`,
     [push, sms, email],
+  );
+}
+
+/** Web Push subscribers: each a browser of the push service double (its keys stored), its endpoint as `endpointOf` says. */
+async function seedWebPush(db: Queryable, count: number, browsers: PushServiceDouble, endpointOf: (name: string, endpoint: string) => string): Promise<void> {
+  for (let i = 1; i <= count; i++) {
+    const name = `wp${i}`;
+    const browser = browsers.subscribe(name);
+    const inserted = await db.query(
+      `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+       VALUES ($1, $1, 'utility.power-outages', '{}'::jsonb, 'WebPush', $2, 'Anonymous', true) RETURNING id`,
+      [name, endpointOf(name, browser.endpoint)],
+    );
+    await db.query('INSERT INTO delivery_webpush_keys (subscription_id, p256dh, auth) VALUES ($1, $2, $3)', [
+      inserted.rows[0].id,
+      browser.keys.p256dh,
+      browser.keys.auth,
+    ]);
+  }
+}
+
+/** Webhook subscribers at `base`/h1…, each with its signing secret. */
+async function seedWebhooks(db: Queryable, count: number, base: string): Promise<void> {
+  if (count === 0) return;
+  await db.query(
+    `INSERT INTO notification_subscriptions (public_id, display_name, feed_id, filter_json, provider, destination, scope, is_active)
+     SELECT 'wh-' || g, 'wh ' || g, 'utility.power-outages', '{}'::jsonb, 'Webhook', $1 || '/h' || g, 'Anonymous'::text, true FROM generate_series(1, $2::int) g`,
+    [base, count],
+  );
+  await db.query(
+    `INSERT INTO delivery_webhook_secrets (subscription_id, secret, encrypted) SELECT id, $1, false FROM notification_subscriptions WHERE provider = 'Webhook'`,
+    [WEBHOOK_SECRET],
   );
 }
 

@@ -52,7 +52,8 @@ export const manifest = defineFeedPlugin({
   systemSubscription: { name: 'PowerOutages', pushTopic: 'utility-power-outages' },
   // What an SMS STATUS reply (or any target that asks) reads: the outages going on now.
   ongoing: ongoingOutages,
-  routes: (app, context) => announcementRoutes(app, context),
+  // Its routes from setup(context): what they use comes from the context they close over.
+  setup: (context) => ({ routes: (app) => announcementRoutes(app, context) }),
   // The operator console's announcements: the same event the admin route sends.
   announcement: (input) => announcementEvent({ title: input.title, message: input.message, areas: [...input.areas], feeders: [...input.feeders] }),
 });

@@ -31,3 +31,15 @@ describe('the shipped plugins', () => {
     expect(installedPluginFolders()).toEqual(expect.arrayContaining([...SHIPPED_PLUGINS]));
   });
 });
+
+describe('the shipped plugins, as examples of the contract', () => {
+  it('use none of its deprecated forms (a plugin author copies what ships)', async () => {
+    const { deprecationsOf } = await import('../../core/plugins/deprecations.ts');
+    const found: string[] = [];
+    for (const folder of SHIPPED_PLUGINS) {
+      const { manifest } = await import(`../../plugins/${folder}/index.ts`);
+      for (const note of deprecationsOf(manifest)) found.push(`${folder}: ${note}`);
+    }
+    expect(found).toEqual([]);
+  });
+});

@@ -44,6 +44,8 @@ describe('PostgreSQL at max_connections for 30 s', () => {
       const hogPids = () => hog.map((client) => (client as unknown as { processID: number }).processID);
       const cutter = (async () => {
         while (hogging) {
+          // What the service got out before its connection was cut is on its way at the fault, too.
+          await scene.inFlight(hog[0]!);
           await hog[0]!.query(
             `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
               WHERE datname = 'faults' AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND pid <> ALL($1::int[])`,
@@ -61,6 +63,7 @@ describe('PostgreSQL at max_connections for 30 s', () => {
       const duringFull = scene.reached();
       hogging = false;
       await Promise.all([...grabbers, cutter]);
+      await scene.inFlight(hog[0]!);
       await Promise.all(hog.map((client) => client.end().catch(() => undefined)));
       await scene.finished(120_000);
       await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status, { timeout: 30_000 }).toBe(200);

@@ -204,8 +204,8 @@ export async function faultScene(options: SceneOptions) {
       return Object.fromEntries((result.rows as Array<{ status: string; n: string }>).map((row) => [row.status, Number(row.n)]));
     },
     /** Notes what is on its way now (rows leased, emails being sent): a duplicate of one of them is what a fault may cost. */
-    async inFlight(): Promise<number> {
-      const result = await db.query(
+    async inFlight(via: Queryable = db): Promise<number> {
+      const result = await via.query(
         `SELECT s.destination FROM notification_delivery_ledger l JOIN notification_subscriptions s ON s.id = l.subscription_id WHERE l.status = 'delivering'
          UNION SELECT recipient FROM email_outbox WHERE state = 'processing'`,
       );

@@ -34,6 +34,7 @@ import { Shutdown } from './wiring/shutdown.ts';
 import { wireWorkers } from './wiring/workers.ts';
 import type { FeedPluginContext } from './plugin-api/manifest.ts';
 import { LeaseOwner, instanceName } from './queue/lease-owner.ts';
+import { DatabaseClock } from './db/database-clock.ts';
 import { lapseEarlierRuns } from './ledger/index.ts';
 import { lapseEarlierFanouts } from './pipeline/fanout/fanout-store.ts';
 
@@ -116,12 +117,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Migrations run inside the first wiring plugin: a large one may take minutes, and must not be cut off.
     pluginTimeout: 0,
   });
+  // The service's clock: a test's own, else the database's (measured once the database answers), else this host's.
+  const databaseClock = !options.now && config.Server.ClockFollowsDatabase ? new DatabaseClock() : undefined;
   const platform: Platform = {
     registry,
     config,
     coreSettings: publicCoreSettings(config),
     fullConfig: loaded.config,
-    now: options.now ?? (() => new Date()),
+    now: options.now ?? databaseClock?.now ?? (() => new Date()),
     instanceId: randomUUID(),
     leaseOwner: new LeaseOwner(instanceName(config.Server.InstanceName, config.Server.Port)),
     runWorkers: options.workers !== false,
@@ -141,10 +144,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // One list of what to stop, the database last: app.close() runs it, and so does a failed start.
   const shutdown = new Shutdown(app.log);
   shutdown.add('database', () => database.knex.destroy());
+  if (databaseClock) shutdown.add('clock', () => databaseClock.stop());
   app.addHook('onClose', () => shutdown.run());
   // Each step a function of what the steps before it made: a step put before what it needs does not compile.
   try {
     const external = await wireExternal(app, { platform, database, shutdown });
+    if (databaseClock) {
+      await databaseClock.follow(database.knex, (err) => app.log.warn({ err }, "could not read the database's clock; the last measured distance holds"));
+      if (Math.abs(databaseClock.offsetMs) > 1000)
+        app.log.warn({ offsetMs: databaseClock.offsetMs }, "this host's clock is off from the database's; the service follows the database's");
+    }
     const observability = await wireObservability(app, { platform, external });
     const coreServices = wireCoreServices(app, { platform, external, observability });
     const feedContexts = new Later<ReadonlyMap<string, FeedPluginContext>>("the feed plugins' contexts");

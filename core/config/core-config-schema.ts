@@ -24,6 +24,11 @@ export const coreConfigSchema = Type.Object({
         default: 30,
         description: 'A request (headers and body) not fully received within this time is answered 408 and closed.',
       }),
+      ClockFollowsDatabase: Type.Boolean({
+        default: true,
+        description:
+          "Judge quiet hours, retries and schedules by the database's clock (this host's clock plus its measured distance from the database's, every minute), so instances on hosts whose clocks drift still agree. false: this host's clock.",
+      }),
       InstanceName: Type.Optional(
         Str(
           "This instance's name, the same across its restarts and unique among the running instances: a restarted instance takes back at once the deliveries its killed run held. Unset: this host and Server__Port.",

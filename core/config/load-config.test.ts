@@ -24,7 +24,14 @@ const cfg = (env: Record<string, string>) => load(env).config as any;
 describe('configuration tree from env', () => {
   it('applies every default when nothing is set', () => {
     const config = cfg({});
-    expect(config.Server).toEqual({ Host: '127.0.0.1', Port: 5000, TrustedProxies: ['loopback'], BodyLimitBytes: 16384, RequestTimeoutSeconds: 30 });
+    expect(config.Server).toEqual({
+      Host: '127.0.0.1',
+      Port: 5000,
+      TrustedProxies: ['loopback'],
+      BodyLimitBytes: 16384,
+      RequestTimeoutSeconds: 30,
+      ClockFollowsDatabase: true,
+    });
     expect(config.NotificationPipeline).toMatchObject({ Enabled: true, CooldownSeconds: 300, SystemSubscriptions: {} });
     expect(config.SubscriptionLimits).toEqual({
       MaxPerIp: 3,

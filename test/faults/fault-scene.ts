@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import webpush from 'web-push';
@@ -106,6 +106,8 @@ export async function faultScene(options: SceneOptions) {
     NotificationPipeline__SystemSubscriptions__PowerOutages__PushTopic: '',
     NotificationPipeline__DeliveryLeaseSeconds: '10',
     EmailOutbox__IntervalSeconds: '1',
+    // As in production: every instance follows the database's clock.
+    Server__ClockFollowsDatabase: 'true',
     ...options.env,
   });
   // Migrations once, by an app that runs no worker; then plain connections (they reconnect after a restart of the database).
@@ -184,6 +186,15 @@ export async function faultScene(options: SceneOptions) {
           await exited;
         },
       };
+    },
+    /** What an instance logged so far (warnings and errors, one JSON object a line). */
+    logOf(name: string): Array<Record<string, unknown>> {
+      const file = path.join(logs, `${name}.log`);
+      if (!existsSync(file)) return [];
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     },
     /** The outage every subscriber is told of. */
     startOutage(id = 'PO-FAULT') {

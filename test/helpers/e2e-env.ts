@@ -64,6 +64,8 @@ export function e2eEnv(
     SubscriptionLimits__MaxPerIp: '100',
     SubscriptionLimits__MaxPerIpPerDay: '100',
     Jwt__Secret: E2E_JWT_SECRET,
+    // The test's clock (faked in the any-hour runs), not the database's real one.
+    Server__ClockFollowsDatabase: 'false',
     ...extra,
   };
 }

@@ -31,7 +31,8 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   const logs: string[] = [];
   const app = await buildApp({
-    env: { Logging__Level: 'info', ...options.database.env, ...options.env },
+    // The test's clock (the host's, faked or not, or the one it injects), not the database's: a test sets its own time.
+    env: { Logging__Level: 'info', Server__ClockFollowsDatabase: 'false', ...options.database.env, ...options.env },
     pluginsDir: options.pluginsDir === EVERY_INSTALLED_PLUGIN ? undefined : options.pluginsDir,
     workers: options.workers,
     now: options.now,

@@ -22,8 +22,21 @@ export async function healthRoutes(app: FastifyInstance, options: { probe: Readi
   const { probe, serviceName, now } = options;
   app.get(
     '/',
-    { schema: { summary: 'The service is alive', tags, response: { 200: Type.Object({ service: Type.String(), status: Type.Literal('alive') }) } } },
-    async () => ({ service: serviceName, status: 'alive' as const }),
+    {
+      schema: {
+        summary: 'The service is alive',
+        description: 'A browser (asking for text/html) is sent to the subscribe page instead: people meet the pages, clients the JSON.',
+        tags,
+        response: {
+          200: Type.Object({ service: Type.String(), status: Type.Literal('alive') }),
+          303: Type.Null({ description: 'To /subscribe (a browser).' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (/\btext\/html\b/.test(request.headers.accept ?? '')) return reply.redirect('/subscribe', 303);
+      return { service: serviceName, status: 'alive' as const };
+    },
   );
   app.get(
     '/health',

@@ -95,6 +95,20 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
       (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as Stored;
     return { href, stored: await read(), read };
   };
+  /** Subscribes by push on a page in another language (the radio by its value, the button by its id); returns the subscription. */
+  const subscribeByPushIn = async (page: Page) => {
+    await page.locator('input[type=radio][value="Push"]').check();
+    await page.locator('#subscribe-button').click();
+    const link = page.locator('a[href^="/manage/"]');
+    await expect.poll(() => link.count(), SLOW).toBe(1);
+    const href = (await link.getAttribute('href'))!;
+    const publicId = href.split('/')[2].split('#')[0];
+    const token = decodeURIComponent(href.split('#token=')[1]);
+    const stored = (await (
+      await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })
+    ).json()) as Stored;
+    return { stored };
+  };
   const manageUrl = (created: { publicId: string; manageToken: string }) => `/manage/${created.publicId}#token=${encodeURIComponent(created.manageToken)}`;
 
   beforeAll(async () => {
@@ -333,6 +347,26 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await manage.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await read()).preferences, SLOW).toEqual({ language: 'si' });
     await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageසිංහල');
+  });
+
+  it("the alerts' language follows the page's switch, until the reader chooses it: a Sinhala reader who subscribes at once gets Sinhala alerts", async () => {
+    const page = await open('/subscribe', PHONE);
+    const language = page.locator('#language');
+    await expect.poll(() => language.locator('option').count(), SLOW).toBe(3);
+    expect(await language.inputValue()).toBe('en');
+    await page.locator('#page-language').selectOption('si');
+    await expect.poll(() => language.inputValue(), SLOW).toBe('si');
+    await page.locator('#areas').fill('Kandy');
+    const { stored } = await subscribeByPushIn(page);
+    expect(stored.preferences).toEqual({ language: 'si' });
+
+    // Chosen by the reader, the alerts' language stays when the page switches again.
+    const again = await open('/subscribe', PHONE);
+    await expect.poll(() => again.locator('#language option').count(), SLOW).toBe(3);
+    await again.locator('#language').selectOption('ta');
+    await again.locator('#page-language').selectOption('si');
+    await expect.poll(() => again.locator('html').getAttribute('lang'), SLOW).toBe('si');
+    expect(await again.locator('#language').inputValue()).toBe('ta');
   });
 
   it("the pages follow the browser's language (Accept-Language) and offer a switch, remembered in this browser", async () => {

@@ -20,6 +20,18 @@ describe.each(await databaseKinds())('health and migrations on %s', (kind) => {
     const response = await started.app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ service: 'notification-pipeline', status: 'alive' });
+    const asClient = await started.app.inject({ method: 'GET', url: '/', headers: { accept: 'application/json' } });
+    expect(asClient.json()).toEqual({ service: 'notification-pipeline', status: 'alive' });
+  });
+
+  it('GET / from a browser (text/html) leads to the subscribe page', async () => {
+    const response = await started.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/subscribe');
   });
 
   it('GET /health answers OK with a UTC time written with +00:00', async () => {

@@ -332,6 +332,15 @@ async function fillLanguages() {
 
 void fillProviders();
 void fillFeeds();
+// The alerts' language follows the page's when the reader switches it, until they choose the alerts' language themselves.
+let alertLanguageChosen = false;
+byId('language').addEventListener('change', () => {
+  alertLanguageChosen = true;
+});
+onLanguageChange((code) => {
+  const select = /** @type {HTMLSelectElement} */ (byId('language'));
+  if (!alertLanguageChosen && [...select.options].some((option) => option.value === code)) select.value = code;
+});
 // The feeds' own words for their filter fields come in the page's language.
 onLanguageChange((code) => {
   void loadCatalog(code).then((answer) => {

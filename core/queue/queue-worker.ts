@@ -169,7 +169,10 @@ export class QueueWorker<TItem, TOutcome> {
     const onStop = () => batchAbort.abort(this.#abort.signal.reason);
     this.#abort.signal.addEventListener('abort', onStop, { once: true });
     let lapse: NodeJS.Timeout | undefined;
+    let done = false;
     const heldFrom = (renewedAt: number) => {
+      // A renewal that answers after the batch ended arms nothing (it would warn of a lapse that cannot matter).
+      if (done) return;
       clearTimeout(lapse);
       lapse = setTimeout(
         () => {
@@ -193,6 +196,7 @@ export class QueueWorker<TItem, TOutcome> {
     try {
       outcomes = await this.#options.work(batch, batchAbort.signal, token);
     } finally {
+      done = true;
       clearInterval(heartbeat);
       clearTimeout(lapse);
       this.#abort.signal.removeEventListener('abort', onStop);

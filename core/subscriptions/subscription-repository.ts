@@ -5,6 +5,7 @@ import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import { wherePlacesOnly, type SubscriptionFilter } from '../matching/index.ts';
 import { placeCells } from '../places/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
+import { forgetSubscription } from '../ledger/index.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -70,8 +71,9 @@ export async function updateSubscription(
   return row as SubscriptionRecord;
 }
 
-export async function deleteSubscription(db: Db, id: number): Promise<void> {
-  await db(TABLE).where({ id }).delete();
+/** Deletes a subscription with its ledger rows (the ledger's gate keeps a claim under way from leaving one behind). */
+export async function deleteSubscription(db: Knex, id: number): Promise<void> {
+  await db.transaction((trx) => forgetSubscription(trx, id));
 }
 
 const NEW_COLUMNS = [

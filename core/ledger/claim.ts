@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import { pgArray as array } from '../plugin-api/pg-array.ts';
-import { admitClaims } from './subscription-gate.ts';
 
 type Db = Knex | Knex.Transaction;
-
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => array(rows.map((row) => row[key]));
 
 /** The ledger row every claim of one event shares; only the subscription and its provider vary. */
@@ -63,10 +61,7 @@ interface ReturnedRow {
  * CLAIM_ROWS_PER_STATEMENT rows, whatever the number of events (a storm of
  * 10,000 new outages is a handful of statements). A row the ledger already
  * holds is skipped (ON CONFLICT DO NOTHING): each event reaches each
- * subscription at most once. Runs in the caller's transaction, which holds
- * the subscription gate from here on: a row is claimed only for a
- * subscription that still exists, and one deleted meanwhile waits for the
- * commit and takes its rows with it. A subscription whose provider has no installed
+ * subscription at most once. A subscription whose provider has no installed
  * target gets a `failed` row saying why. Rows are numbered in the order
  * given (events in their order), so a later event's rows come after an
  * earlier one's (superseding relies on it). With `lease`, the rows of its
@@ -75,14 +70,13 @@ interface ReturnedRow {
  * for (or are leased for) delivery.
  */
 export async function claimRows(
-  db: Knex.Transaction,
+  db: Db,
   events: readonly ClaimedEvent[],
   targets: readonly ClaimTarget[],
   installed: readonly string[],
   lease?: TakeOverLease,
 ): Promise<ClaimedRow[]> {
   const claimed: ClaimedRow[] = [];
-  await admitClaims(db);
   const leasedProviders = lease ? [...lease.providers] : [];
   if (events.length === 1 && targets.every((target) => installed.includes(target.provider))) {
     // The common case (one event, every provider installed): the event's columns are parameters, not a joined list.
@@ -113,7 +107,6 @@ export async function claimRows(
                 CASE WHEN v.installed AND v.leased THEN ?::text END,
                 CASE WHEN v.installed AND v.leased THEN now() + make_interval(secs => ?) END
            FROM v JOIN e ON e.n = v.i + 1
-          WHERE EXISTS (SELECT 1 FROM notification_subscriptions s WHERE s.id = v.s)
           ORDER BY v.n
          ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
          RETURNING id, subscription_id, event_id, provider, status)
@@ -163,7 +156,6 @@ async function claimOneEvent(
      SELECT v.s, ?, ?, ?, ?, ?, v.p, ?, CASE WHEN v.l THEN 'delivering' ELSE 'pending' END, CASE WHEN v.l THEN 1 ELSE 0 END,
             CASE WHEN v.l THEN ?::text END, CASE WHEN v.l THEN now() + make_interval(secs => ?::float8) END
        FROM (SELECT s, p, n, ${anyLeased ? 'p = ANY(?::text[])' : 'false'} AS l FROM unnest(?::bigint[], ?::text[]) WITH ORDINALITY AS u(s, p, n)) v
-      WHERE EXISTS (SELECT 1 FROM notification_subscriptions s WHERE s.id = v.s)
       ORDER BY v.n
      ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING
      RETURNING id, subscription_id, provider, status`,

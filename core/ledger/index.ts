@@ -33,6 +33,5 @@ export { requeueFailed, type RequeueRequest } from './requeue.ts';
 export { holdForQuietHours, unreleasedHolds } from './hold.ts';
 export { lockEndedHolds, mergeIntoCatchUps, type CatchUpClaim, type HeldRow, type ReleasedSubscription } from './merge.ts';
 export { purgeLaneMinutes, purgeSettled } from './purge.ts';
-export { forgetSubscription, removeOrphans } from './subscription-gate.ts';
 export { BACKLOG_COUNT_CAP, laneBacklogs, type LaneBacklog } from './reads.ts';
 export { listDeliveries, type DeliveryListItem, type DeliveryListQuery } from './delivery-list.ts';

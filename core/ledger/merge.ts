@@ -68,10 +68,7 @@ export interface CatchUpClaim {
  * Claims one pending catch-up row per subscription (of `eventType`, once:
  * its key names its last held row) and marks the held rows it takes in
  * `merged` into it, in the release's transaction. Returns how many
- * catch-ups were claimed. The subscriptions are locked for the transaction
- * (`lockEndedHolds`), so one being deleted waits for the commit and then
- * takes its catch-up with its other rows: this claim needs no gate (taking
- * it after those row locks could deadlock with a delete that holds it).
+ * catch-ups were claimed.
  */
 export async function mergeIntoCatchUps(trx: Knex.Transaction, eventType: string, claims: readonly CatchUpClaim[]): Promise<number> {
   if (claims.length === 0) return 0;

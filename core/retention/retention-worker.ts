@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { WorkerDefinition } from '../plugin-api/worker-types.ts';
 import { drainInBatches } from '../plugin-api/drain-in-batches.ts';
-import { purgeLaneMinutes, purgeSettled, removeOrphans } from '../ledger/index.ts';
+import { purgeLaneMinutes, purgeSettled } from '../ledger/index.ts';
 import { purgeStillOutReports } from '../still-out/index.ts';
 import { deleteEndedConsoleSessions, deletePastCounters, deleteUnreferencedEvents } from './retention-repository.ts';
 
@@ -17,9 +17,7 @@ export interface RetentionSettings {
  * Storage stays bounded: once a run (one instance per period, an exclusive
  * worker), settled ledger rows older than Retention__Days (their logged
  * attempts go with them) and "still out?" reports as old, then the events
- * no row references any more, then ledger rows left without their
- * subscription or event (the ledger's consistency check: there are none
- * unless something wrote around the ledger module), then past days' limit counters, in bounded
+ * no row references any more, then past days' limit counters, in bounded
  * batches until none is left or shutdown. Rows still waiting (pending,
  * retrying, delivering, queued) are never removed, whatever their age.
  *
@@ -46,9 +44,6 @@ export function retentionWorker(db: Knex, settings: RetentionSettings, now: () =
       removed.counters = await deletePastCounters(db, at.toISOString().slice(0, 10));
       removed.counters += await deleteEndedConsoleSessions(db, at);
       removed.counters += await purgeLaneMinutes(db);
-      // The ledger's consistency check: a row whose subscription or event is gone was written around the ledger module.
-      const orphans = await drainInBatches(settings.BatchSize, signal, (limit) => removeOrphans(db, limit));
-      if (orphans > 0) log.warn({ orphans }, 'retention removed ledger rows whose subscription or event is gone (written around the ledger module)');
       if (removed.deliveries + removed.events + removed.counters + removed.reports > 0)
         log.info({ ...removed, olderThan: cutoff.toISOString() }, 'retention removed old rows');
     },

@@ -5,7 +5,6 @@ import type { SubscriptionScope } from '../plugin-api/delivery-types.ts';
 import { wherePlacesOnly, type SubscriptionFilter } from '../matching/index.ts';
 import { placeCells } from '../places/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
-import { forgetSubscription } from '../ledger/index.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -71,9 +70,8 @@ export async function updateSubscription(
   return row as SubscriptionRecord;
 }
 
-/** Deletes a subscription with its ledger rows (the ledger's gate keeps a claim under way from leaving one behind). */
-export async function deleteSubscription(db: Knex, id: number): Promise<void> {
-  await db.transaction((trx) => forgetSubscription(trx, id));
+export async function deleteSubscription(db: Db, id: number): Promise<void> {
+  await db(TABLE).where({ id }).delete();
 }
 
 const NEW_COLUMNS = [

@@ -36,6 +36,14 @@ export interface ConfirmationWords {
   readonly heading: string;
   /** `We sent a link to {destination}. Open it to confirm the address.`: `{destination}` is replaced by the subscription's. */
   readonly text: string;
+  /**
+   * For a confirmation by a code the person types (a text message's): the
+   * path the subscribe page posts `{ "code": "123456" }` to, with the
+   * subscription's manage token; `{publicId}` is replaced by the
+   * subscription's. The target's routes serve it. Without it the page asks
+   * for no code.
+   */
+  readonly codeUrl?: string;
 }
 
 /** A delivery target as GET /api/notification-providers lists it. */

@@ -36,6 +36,23 @@ describe('validateManifest', () => {
     expect(validateManifest('my-target', defineDeliveryPlugin({ id: 'my-target', provider: 'Pigeon', config: {} }))).toEqual([]);
   });
 
+  it("checks a target's confirmation code path: a path of this service that names {publicId}", () => {
+    const target = (codeUrl: string) =>
+      validateManifest(
+        'my-target',
+        defineDeliveryPlugin({ id: 'my-target', provider: 'Pigeon', config: {}, confirmation: { heading: 'H', text: 'T', codeUrl } }),
+      );
+    expect(target('/api/notification-subscriptions/{publicId}/verify-code')).toEqual([]);
+    for (const bad of [
+      'https://elsewhere.example/{publicId}',
+      '//elsewhere.example/{publicId}',
+      '/\\elsewhere.example/{publicId}',
+      '/api/verify',
+      '/api/{publicId}/x y',
+    ])
+      expect(target(bad)).toContainEqual(expect.stringMatching(/confirmation\.codeUrl must be a path of this service that names \{publicId\}/));
+  });
+
   it.each([
     ['no manifest export', undefined, /does not export `manifest`/],
     ['folder mismatch', goodFeed, /must equal the folder name/, 'other-folder'],

@@ -117,6 +117,8 @@ function validateTargetPresentation(m: Record<string, unknown>): string[] {
   const words = m.confirmation;
   if (words !== undefined && (!isRecord(words) || typeof words.heading !== 'string' || typeof words.text !== 'string'))
     problems.push('confirmation needs a heading and a text');
+  else if (words !== undefined && words.codeUrl !== undefined && (typeof words.codeUrl !== 'string' || !/^\/(?![/\\])\S*\{publicId\}\S*$/.test(words.codeUrl)))
+    problems.push('confirmation.codeUrl must be a path of this service that names {publicId}');
   if (m.subscribeLinkLabel !== undefined && typeof m.subscribeLinkLabel !== 'string') problems.push('subscribeLinkLabel must be text');
   return problems;
 }

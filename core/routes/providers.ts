@@ -29,7 +29,19 @@ const ProviderSchema = Type.Object({
   }),
   unavailableReason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, naming the setting; null when available.' }),
   confirmation: Type.Union(
-    [Type.Object({ heading: Type.String(), text: Type.String({ description: "{destination} stands for the subscription's destination." }) }), Type.Null()],
+    [
+      Type.Object({
+        heading: Type.String(),
+        text: Type.String({ description: "{destination} stands for the subscription's destination." }),
+        codeUrl: Type.Optional(
+          Type.String({
+            description:
+              'For a confirmation by a code the person types (a text message\'s): where to POST `{ "code": "123456" }` with the manage token; {publicId} stands for the subscription\'s.',
+          }),
+        ),
+      }),
+      Type.Null(),
+    ],
     { description: 'For a provider whose subscriptions wait for confirmation: what to tell the person meanwhile.' },
   ),
   subscribeLinkLabel: Type.Union([Type.String(), Type.Null()], {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fillTemplate,
   createRequest,
   updateRequest,
   deliveredBy,
@@ -207,5 +208,24 @@ describe('the subscribe form, as a create request', () => {
     expect(preferencesChange({ language: 'ta' }, off, 'UTC')).toEqual({ language: 'ta' });
     expect(preferencesChange({ language: 'ta' }, off, 'UTC', 'si')).toEqual({ language: 'si' });
     expect(preferencesChange({ language: 'ta' }, off, 'UTC', 'en')).toEqual({});
+  });
+});
+
+describe('fillTemplate', () => {
+  it("puts each value where the language's sentence has its placeholder, and never reads a value for placeholders", () => {
+    expect(fillTemplate('You will get your alerts “@name” by @by at @destination.', { name: 'Home', by: 'Email', destination: 'a@b.lk' })).toEqual([
+      'You will get your alerts “',
+      'Home',
+      '” by ',
+      'Email',
+      ' at ',
+      'a@b.lk',
+      '.',
+    ]);
+    // Tamil puts the destination before the verb; a name that looks like a placeholder stays text.
+    expect(fillTemplate('“@name” @by மூலம் @destination க்கு வரும்.', { name: '@destination', by: 'SMS', destination: '+94' }).join('')).toBe(
+      '“@destination” SMS மூலம் +94 க்கு வரும்.',
+    );
+    expect(fillTemplate('@missing stays', {})).toEqual(['', '@missing', ' stays']);
   });
 });

@@ -28,6 +28,7 @@ export const ASSET_NAMES = [
   'dom.js',
   'times.js',
   'browser-push.js',
+  'code-confirm.js',
   'durations.js',
   'map-view.js',
   'places.js',

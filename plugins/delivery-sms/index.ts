@@ -28,7 +28,8 @@ export const manifest = defineDeliveryPlugin({
   },
   confirmation: {
     heading: 'Check your texts',
-    text: 'We texted {destination}. Reply YES to that text: your alerts start then.',
+    text: 'We texted a code to {destination}. Type it here, or reply YES to that text: your alerts start then.',
+    codeUrl: '/api/notification-subscriptions/{publicId}/verify-code',
   },
   config: smsConfig,
   setup(context) {

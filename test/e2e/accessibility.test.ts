@@ -8,7 +8,8 @@ import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utili
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
-import { ifInstalled } from '../helpers/shipped-plugins.ts';
+import { ifInstalled, installed } from '../helpers/shipped-plugins.ts';
+import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const chromiumPath = findChromium();
@@ -30,6 +31,7 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
   let feed: UtilityFeedDouble;
   let push: PushServerDouble;
   let smtp: SmtpDouble;
+  let sms: TwilioGateway;
   let started: TestApp;
   let baseUrl = '';
   let browser: Browser;
@@ -38,11 +40,20 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
   beforeAll(async () => {
     database = await provisionDatabase(await preferredKind());
     [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
+    sms = await startTwilioGateway({ accountSid: 'ACaxe', authToken: 'axe-token-0123456789', number: '+15005550006', publicBaseUrl: 'http://127.0.0.1:5000' });
     started = await startTestApp({
       database,
-      pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email', ...ifInstalled('delivery-webpush')]),
+      pluginsDir: realPluginsDir([
+        'utility-power-outages',
+        'utility-scheduled-outages',
+        'delivery-push',
+        'delivery-email',
+        ...ifInstalled('delivery-webpush', 'delivery-sms'),
+      ]),
       env: e2eEnv(feed, push, {
         ...smtp.env,
+        ...sms.env,
+        Sms__DefaultRegion: 'LK',
         WebPush__VapidPublicKey: VAPID.publicKey,
         WebPush__VapidPrivateKey: VAPID.privateKey,
         PowerOutages__TimeZone: 'Asia/Colombo',
@@ -64,7 +75,7 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
   afterAll(async () => {
     await browser?.close();
     await started?.close();
-    await Promise.all([feed?.close(), push?.close(), smtp?.close()]);
+    await Promise.all([feed?.close(), push?.close(), smtp?.close(), sms?.close()]);
     await database?.drop();
   });
 
@@ -131,6 +142,22 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
         return live !== null || focused;
       })()`);
       expect(announced).toBe(true);
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it.skipIf(!installed('delivery-sms'))("the subscribe page waiting for a text's code, after a wrong one (in Tamil): no violation", async () => {
+    const { page, close } = await opened('/subscribe', { ...PHONE, locale: 'ta-IN' });
+    try {
+      await page.locator('input[type=radio][value="Sms"]').check();
+      await page.locator('#destination').fill('077 123 4567');
+      await page.locator('#subscribe-button').click();
+      await page.locator('#confirm-code').fill('12');
+      await page.locator('.code-form button').click();
+      await expect.poll(() => page.locator('#confirm-code-error').textContent(), { timeout: 20_000 }).not.toBe('');
+      expect(await page.locator('#confirm-code').getAttribute('aria-invalid')).toBe('true');
       expect(await violations(page)).toEqual([]);
     } finally {
       await close();

@@ -41,10 +41,11 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   /** Console errors, page errors, answers of 400 and above, and requests to anywhere but the service. */
   let problems: string[] = [];
 
-  async function open(path: string, options: BrowserContextOptions = DESKTOP, { expectRefusals = false } = {}): Promise<Page> {
+  async function open(path: string, options: BrowserContextOptions = DESKTOP, { expectRefusals = false, init = '' } = {}): Promise<Page> {
     await context?.close();
     context = await browser.newContext(options);
     const page = await context.newPage();
+    if (init) await page.addInitScript(init);
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       if (expectRefusals && /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
@@ -107,7 +108,9 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     const stored = (await (
       await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })
     ).json()) as Stored;
-    return { stored };
+    const read = async () =>
+      (await (await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': token } })).json()) as Stored;
+    return { href, stored, read };
   };
   const manageUrl = (created: { publicId: string; manageToken: string }) => `/manage/${created.publicId}#token=${encodeURIComponent(created.manageToken)}`;
 
@@ -240,9 +243,9 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
   });
 
   it.skipIf(!installed('delivery-sms'))(
-    'offers Text message when a gateway is set up: a national number, then "Check your texts", and the code arrives by text',
+    'offers Text message when a gateway is set up: a national number, then "Check your texts", the code arrives by text and is typed in the box on the page',
     async () => {
-      const page = await open('/subscribe', PHONE);
+      const page = await open('/subscribe', PHONE, { expectRefusals: true }); // the wrong code's 400
       await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
       await page.getByRole('radio', { name: 'Text message' }).check();
       expect(await page.getByLabel('Mobile number').getAttribute('type')).toBe('tel');
@@ -252,6 +255,22 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
       expect(await page.locator('main').textContent()).toContain('+94777654321');
       await expect.poll(() => sms.textsTo('+94777654321').length, SLOW).toBe(1);
       expect(sms.textsTo('+94777654321')[0]!.body).toMatch(/\b\d{6}\b.*reply YES/is);
+      expect((await widths(page)).page).toBeLessThanOrEqual(390);
+      // The code goes in the box: a wrong one says so (with the tries left) and changes nothing; the right one confirms.
+      const code = /\b(\d{6})\b/.exec(sms.textsTo('+94777654321')[0]!.body)![1]!;
+      const box = page.getByLabel('Code from the message');
+      await box.fill(code === '000000' ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect.poll(() => page.locator('#confirm-code-error').textContent(), SLOW).toBe('That is not the code we sent. 4 tries left.');
+      expect(await box.getAttribute('aria-invalid')).toBe('true');
+      await box.fill(code);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'You are subscribed' }).count(), SLOW).toBe(1);
+      expect(await page.evaluate('document.activeElement.id')).toBe('result');
+      const link = await page.getByRole('link', { name: 'Manage this subscription' }).getAttribute('href');
+      const [publicId, token] = /\/manage\/([^#]+)#token=(.+)$/.exec(link!)!.slice(1);
+      const stored = await fetch(`${baseUrl}/api/notification-subscriptions/${publicId}`, { headers: { 'x-subscription-token': decodeURIComponent(token!) } });
+      expect(((await stored.json()) as { isActive: boolean }).isActive).toBe(true);
       expect((await widths(page)).page).toBeLessThanOrEqual(390);
     },
   );
@@ -271,6 +290,23 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
       expect(worker).toBe(`${baseUrl}/sw.js`);
       // Playwright's contexts are incognito, where Chromium refuses the Push API and says so in the console (crbug.com/41124656): that line, and only it, is expected.
       problems = problems.filter((problem) => !problem.includes('does not support the Push API in incognito mode'));
+    },
+  );
+
+  it.skipIf(!installed('delivery-webpush'))(
+    "gives up on a push service that never answers after 15 s, in the page's language (Tamil), and lets the person choose again",
+    async () => {
+      // A browser whose push service never answers (a normal profile offline waits for ever): subscribe() never settles.
+      const page = await open('/subscribe', { ...DESKTOP, locale: 'ta-IN' }, { init: 'PushManager.prototype.subscribe = () => new Promise(() => {});' });
+      await context!.grantPermissions(['notifications'], { origin: baseUrl });
+      await expect.poll(() => page.getByLabel('தகவல் மூலம்', { exact: true }).locator('option').count(), SLOW).toBe(2);
+      await page.locator('input[type=radio][value=WebPush]').check();
+      const button = page.locator('#subscribe-button');
+      await button.click();
+      expect(await button.isDisabled()).toBe(true);
+      const alert = page.getByRole('alert');
+      await expect.poll(() => alert.textContent(), { timeout: 40_000 }).toContain('15 விநாடிகளுக்குள் பதிலளிக்கவில்லை');
+      expect(await button.isDisabled()).toBe(false);
     },
   );
 
@@ -337,16 +373,28 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(() => language.locator('option').count(), SLOW).toBe(3);
     expect(await language.locator('option:checked').textContent()).toBe('தமிழ்');
     await page.locator('#areas').fill('Kandy');
-    const { href, stored, read } = await subscribeByPush(page);
+    const { href, stored, read } = await subscribeByPushIn(page);
     expect(stored.preferences).toEqual({ language: 'ta' });
+    // The result is in the page's language: what was made, and the manage link.
+    expect(await page.locator('#result-heading').textContent()).toBe('நீங்கள் பதிவு செய்துள்ளீர்கள்');
+    expect(await page.locator('a[href^="/manage/"]').textContent()).toBe('இந்தச் சந்தாவை நிர்வகிக்கவும்');
 
     const manage = await open(href, DESKTOP);
-    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageதமிழ்');
+    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Language of the alertsதமிழ்');
     await manage.getByRole('button', { name: 'Change' }).click();
     await manage.getByLabel('Language of the alerts').selectOption('si');
     await manage.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await read()).preferences, SLOW).toEqual({ language: 'si' });
-    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Languageසිංහල');
+    await expect.poll(() => manage.locator('#details').textContent(), SLOW).toContain('Language of the alertsසිංහල');
+
+    // The manage page in Tamil: its details (and the form's Name) in Tamil, written again in English at the switch.
+    const tamil = await open(href, { ...PHONE, locale: 'ta-IN' });
+    await expect.poll(() => tamil.locator('#details').textContent(), SLOW).toContain('நிலைசெயலில் உள்ளது');
+    expect(await tamil.locator('#details').textContent()).toContain('அமைதி நேரம்இல்லை');
+    expect(await tamil.locator('label[for="edit-name"]').textContent()).toBe('பெயர்');
+    await tamil.locator('#page-language').selectOption('en');
+    await expect.poll(() => tamil.locator('#details').textContent(), SLOW).toContain('StatusActive');
+    expect(await tamil.locator('label[for="edit-name"]').textContent()).toBe('Name');
   });
 
   it("the alerts' language follows the page's switch, until the reader chooses it: a Sinhala reader who subscribes at once gets Sinhala alerts", async () => {

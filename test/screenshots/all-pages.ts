@@ -296,6 +296,42 @@ try {
         await page.locator('h1[lang], html[lang="si"]').first().waitFor({ state: 'attached' });
       },
     ],
+    // Last: a page switched to another language keeps it (localStorage) for the pages after it.
+    [
+      'manage-push-ta',
+      async (page) => {
+        await page.goto(`${baseUrl}/manage/${push1.publicId}#token=${encodeURIComponent(push1.manageToken)}`);
+        await page.locator('img.qr[src^="blob:"]').waitFor();
+        await page.locator('#page-language').selectOption('ta');
+        await page.locator('#details dt', { hasText: 'நிலை' }).waitFor();
+      },
+    ],
+    [
+      'subscribe-push-result-si',
+      async (page) => {
+        await page.goto(`${baseUrl}/subscribe`);
+        await page.locator('#page-language option[value="si"]').waitFor({ state: 'attached' });
+        await page.locator('#page-language').selectOption('si');
+        await page.locator('#areas').fill('Kandy');
+        await page.locator('input[type=radio][value="Push"]').check();
+        await page.locator('#subscribe-button').click();
+        await page.locator('img.qr[src^="blob:"]').waitFor();
+      },
+    ],
+    [
+      'subscribe-sms-code-ta',
+      async (page) => {
+        await page.goto(`${baseUrl}/subscribe`);
+        await page.locator('#page-language option[value="ta"]').waitFor({ state: 'attached' });
+        await page.locator('#page-language').selectOption('ta');
+        await page.locator('input[type=radio][value="Sms"]').check();
+        await page.locator('#destination').fill(`077 ${String(1_000_000 + ((Date.now() + 7) % 1_000_000)).slice(-7)}`);
+        await page.locator('#subscribe-button').click();
+        await page.locator('#confirm-code').fill('000000');
+        await page.locator('.code-form button').click();
+        await page.locator('#confirm-code-error.shown').waitFor();
+      },
+    ],
   ];
   for (const [width, options] of Object.entries(WIDTHS)) {
     const context = await browser.newContext({
@@ -307,6 +343,7 @@ try {
     // A target taken out of plugins/ takes its pages along.
     const needs: Record<string, string> = {
       'subscribe-sms-result': 'delivery-sms',
+      'subscribe-sms-code-ta': 'delivery-sms',
       'demo-text-gateway-phone': 'delivery-sms',
       'subscribe-webhook-result': 'delivery-webhook',
     };

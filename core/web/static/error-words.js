@@ -167,3 +167,22 @@ export function explainFailure(failure, action, now, formatTime, labels = {}) {
   }
   return plain(`That did not work (the service answered ${status}). Please try again.`);
 }
+
+/**
+ * A refused confirmation code in words: the API names `body/code` and why.
+ * @param {ApiFailure} failure
+ * @returns {string}
+ */
+export function codeFailureWords(failure) {
+  const message = messageOf(failure.body);
+  if (failure.status === 0) return 'The service could not be reached. Check your connection and try again.';
+  if (failure.status === 429) return 'Too many tries just now. Wait a minute, then try again.';
+  if (failure.status !== 400) return `That did not work (the service answered ${failure.status}). Reply to the text message instead.`;
+  const left = /^body\/code is wrong \((\d+) tr/.exec(message);
+  if (left) return `That is not the code we sent. ${left[1] === '1' ? '1 try' : `${left[1]} tries`} left.`;
+  if (/has expired/.test(message)) return 'That code has expired. Reply YES to the text, or subscribe again for a new code.';
+  if (/wrong tries/.test(message)) return 'Too many wrong tries. Reply YES to the text, or subscribe again for a new code.';
+  if (/no code was sent yet/.test(message)) return 'The text is not sent yet. Wait for it, then type its code.';
+  if (/^body\/code/.test(message)) return 'Type the 6 digits of the code.';
+  return `That code was not accepted: ${message || 'the service did not say why.'}`;
+}

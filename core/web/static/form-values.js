@@ -10,7 +10,7 @@
  * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string,
  *   browserSubscription?: { publicKeyUrl: string, serviceWorkerUrl: string } }} DestinationSpec
  * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
- *   confirmation: { heading: string, text: string } | null, subscribeLinkLabel: string | null,
+ *   confirmation: { heading: string, text: string, codeUrl?: string } | null, subscribeLinkLabel: string | null,
  *   shownOnce?: Array<{ field: string, description: string }> }} Provider
  * @typedef {{ name?: string, lat: number, lon: number, radiusMeters?: number }} Place
  * @typedef {{ feedId: string, fields: Record<string, string>, eventTypes: string[], provider: string, destination: string, name: string, language?: string, places?: Place[] }} FormInput
@@ -178,6 +178,19 @@ export function withDestination(text, destination) {
 }
 
 /**
+ * A sentence's parts with its placeholders filled: `@name` → the value given for `name` (a text or an
+ * element), in the sentence's own order, whatever the language puts where. Placeholders come only from
+ * the template: a value is never read for placeholders of its own.
+ * @template T
+ * @param {string} template
+ * @param {Record<string, string | T>} values
+ * @returns {Array<string | T>}
+ */
+export function fillTemplate(template, values) {
+  return template.split(/@(\w+)/).map((part, index) => (index % 2 === 1 ? (values[part] ?? `@${part}`) : part));
+}
+
+/**
  * How a subscription is delivered, in words: `Email to me@example.org`, `Push notification`.
  * @param {Provider | undefined} provider
  * @param {{ provider: string, destination: string }} delivery
@@ -230,11 +243,15 @@ export function preferencesChange(current, quiet, browserZone, language) {
  * Quiet hours in words for the manage page: `22:00 to 06:30 (Asia/Colombo)`, or `None`.
  * @param {Preferences | undefined} preferences
  * @param {string} feedZone the zone quiet hours without one of their own are in
+ * @param {(key: string, english: string) => string} [word] the page's word of a key (English without it)
  */
-export function quietHoursWords(preferences, feedZone) {
+export function quietHoursWords(preferences, feedZone, word = (_key, english) => english) {
   const quiet = preferences?.quietHours;
-  if (!quiet) return 'None';
-  return `${quiet.start} to ${quiet.end} (${quiet.timeZone ?? preferences?.timeZone ?? feedZone}); urgent alerts still come at once`;
+  if (!quiet) return word('page.details.quietNone', 'None');
+  return word('page.details.quietHours', '@start to @end (@zone); urgent alerts still come at once')
+    .replace('@start', quiet.start)
+    .replace('@end', quiet.end)
+    .replace('@zone', quiet.timeZone ?? preferences?.timeZone ?? feedZone);
 }
 
 /**

@@ -3,7 +3,7 @@
 // goes to the API as X-Subscription-Token.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { currentPageLanguage, installLanguageSwitch } from './page-words.js';
+import { currentPageLanguage, installLanguageSwitch, onLanguageChange } from './page-words.js';
 import { readFilterFields, renderFilterFields } from './filter-fields.js';
 import { deliveredBy, eventTypeChoices, eventTypeLabel, preferencesChange, quietHoursWords, updateRequest } from './form-values.js';
 import { dateTime } from './times.js';
@@ -61,24 +61,27 @@ function showSubscription(shown, feed, provider) {
   const { filter, delivery } = shown;
   byId('details-heading').textContent = shown.displayName;
   const status = shown.isActive
-    ? 'Active'
+    ? pageWord('page.details.active', 'Active')
     : provider?.confirmation
-      ? `Waiting for you to confirm it: follow the link we sent to ${delivery.destination}`
-      : 'Stopped';
+      ? pageWord('page.details.waiting', 'Waiting for you to confirm it: see the message we sent to @destination').replace('@destination', delivery.destination)
+      : pageWord('page.details.stopped', 'Stopped');
+  const any = pageWord('page.details.any', 'Any');
   byId('details').replaceChildren(
-    ...detail('Feed', feed?.displayName ?? shown.feedId),
+    ...detail(pageWord('page.feed', 'Feed'), feed?.displayName ?? shown.feedId),
     ...(filter.places?.length ? detail(pageWord('page.where.places', 'Places'), filter.places.map((place) => placeWords(place, pageWord)).join('; ')) : []),
     // Each filter field by the feed's label: what it is narrowed to, or Any.
-    ...(feed?.filterFields ?? []).flatMap((field) => detail(field.label, listOrAny(valuesOf(filter, field), 'Any'))),
+    ...(feed?.filterFields ?? []).flatMap((field) => detail(field.label, listOrAny(valuesOf(filter, field), any))),
     ...detail(
-      'Notify me about',
-      filter.eventTypes?.length ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ') : 'Everything this feed sends',
+      pageWord('page.notifyAbout', 'Notify me about'),
+      filter.eventTypes?.length
+        ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ')
+        : pageWord('page.details.everything', 'Everything this feed sends'),
     ),
-    ...detail('Delivered by', deliveredBy(provider, delivery)),
-    ...detail('Language', languageName(shown.preferences?.language)),
-    ...detail('Quiet hours', quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC')),
-    ...detail('Status', status),
-    ...detail('Created', dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),
+    ...detail(pageWord('page.details.deliveredBy', 'Delivered by'), deliveredBy(provider, delivery)),
+    ...detail(pageWord('page.alertLanguage', 'Language of the alerts'), languageName(shown.preferences?.language)),
+    ...detail(pageWord('page.quietHours', 'Quiet hours'), quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC', pageWord)),
+    ...detail(pageWord('page.details.status', 'Status'), status),
+    ...detail(pageWord('page.details.created', 'Created'), dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),
   );
   // A destination the service made (a push topic) comes with a subscribe link to take to the phone.
   if (provider && !provider.destination.required) {
@@ -368,6 +371,10 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
 }
 
 byId('edit-button').addEventListener('click', openEdit);
+// The details are written by the page: written again in the language the reader switches to.
+onLanguageChange(() => {
+  if (subscription) showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+});
 byId('edit-cancel').addEventListener('click', closeEdit);
 editForm.addEventListener('submit', (event) => void saveEdit(event));
 byId('test-button').addEventListener('click', () => void sendTest());

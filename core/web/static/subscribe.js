@@ -2,12 +2,13 @@
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
 import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { currentPageLanguage, installLanguageSwitch, onLanguageChange } from './page-words.js';
-import { createRequest, derivedName, eventTypeChoices, filterOfFields, pickLanguage, withDestination } from './form-values.js';
+import { currentPageLanguage, installLanguageSwitch, onLanguageChange, pageWord } from './page-words.js';
+import { createRequest, derivedName, eventTypeChoices, fillTemplate, filterOfFields, pickLanguage, withDestination } from './form-values.js';
 import { inputIdOf, readFilterFields, renderFilterFields } from './filter-fields.js';
 import { linkSetup } from './link-setup.js';
 import { showCalendarLinks } from './calendar-links.js';
 import { subscribeBrowser } from './browser-push.js';
+import { codeForm } from './code-confirm.js';
 import { createPlacePicker, loadMapSettings } from './place-picker.js';
 
 /** @typedef {import('./form-values.js').Feed} Feed */
@@ -185,8 +186,15 @@ function showResult(created) {
   const manage = el(
     'div',
     { class: 'manage-link' },
-    el('p', {}, el('a', { href: manageUrl }, 'Manage this subscription')),
-    el('p', { class: 'hint' }, 'Keep this link (bookmark it): it is the only way to send a test or delete this subscription, and it is shown only this once.'),
+    el('p', {}, el('a', { href: manageUrl }, pageWord('page.result.manage', 'Manage this subscription'))),
+    el(
+      'p',
+      { class: 'hint' },
+      pageWord(
+        'page.result.keepLink',
+        'Keep this link (bookmark it): it is the only way to send a test or delete this subscription, and it is shown only this once.',
+      ),
+    ),
   );
   const calendar = el('div', { class: 'calendar-links' });
   showCalendarLinks(calendar, { publicId: created.publicId, token: created.manageToken, hasCalendar: selectedFeed()?.hasCalendar === true });
@@ -195,27 +203,45 @@ function showResult(created) {
   const destination = created.delivery.destination;
   if (!created.isActive) {
     const words = provider?.confirmation ?? {
-      heading: 'Confirm your subscription',
-      text: 'We sent a message to {destination}. Follow it to confirm: your alerts start then.',
+      heading: pageWord('page.result.confirmHeading', 'Confirm your subscription'),
+      text: pageWord('page.result.confirmText', 'We sent a message to @destination. Follow it to confirm: your alerts start then.').replace(
+        '@destination',
+        '{destination}',
+      ),
     };
     byId('result-heading').textContent = words.heading;
+    // A code the person may type here (a text message's), where the target takes one.
+    const code = words.codeUrl
+      ? [
+          codeForm({
+            codeUrl: words.codeUrl,
+            publicId: created.publicId,
+            token: created.manageToken,
+            onConfirmed: () => showResult({ ...created, isActive: true }),
+          }),
+        ]
+      : [];
     body.replaceChildren(
       el('p', {}, ...withDestination(words.text, destination).map((part, index) => (index % 2 === 1 ? el('strong', { class: 'unbroken' }, part) : part))),
-      el('p', { class: 'hint' }, 'Until you confirm, nothing else is sent.'),
+      ...code,
+      el('p', { class: 'hint' }, pageWord('page.result.untilConfirmed', 'Until you confirm, nothing else is sent.')),
       calendar,
       manage,
     );
   } else {
-    byId('result-heading').textContent = 'You are subscribed';
+    byId('result-heading').textContent = pageWord('page.result.subscribed', 'You are subscribed');
     const by = provider?.displayName ?? created.delivery.provider;
     const kept = (provider?.shownOnce ?? []).filter(({ field }) => typeof (/** @type {Record<string, unknown>} */ (created)[field]) === 'string');
     body.replaceChildren(
       el(
         'p',
         {},
-        `You will get your alerts “${created.displayName}” by ${by}`,
-        ...(provider?.destination.required ? [' at ', el('strong', { class: 'unbroken' }, destination)] : []),
-        '.',
+        ...fillTemplate(
+          provider?.destination.required
+            ? pageWord('page.result.youWillGetAt', 'You will get your alerts “@name” by @by at @destination.')
+            : pageWord('page.result.youWillGet', 'You will get your alerts “@name” by @by.'),
+          { name: created.displayName, by, destination: el('strong', { class: 'unbroken' }, destination) },
+        ),
       ),
       ...kept.map(({ field, description }) =>
         el(
@@ -230,7 +256,7 @@ function showResult(created) {
         : [
             linkSetup(
               { publicId: created.publicId, subscribeUrl: created.subscribeUrl, subscribeSteps: created.subscribeSteps, token: created.manageToken },
-              provider?.subscribeLinkLabel ?? 'Open the subscribe link',
+              provider?.subscribeLinkLabel ?? pageWord('page.result.openLink', 'Open the subscribe link'),
             ),
           ]),
       calendar,

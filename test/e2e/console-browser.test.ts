@@ -162,12 +162,25 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     expect(push.allMessages().filter((m) => m.title === 'Storm warning')).toHaveLength(0);
     await shoot(page, 'preview');
     await page.getByRole('button', { name: 'Confirm and send' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toMatch(/^Sent: 3 matched/);
+    // Said beside the form that sent it, in its own live region.
+    await expect.poll(() => page.locator('section[aria-labelledby="announce-heading"] [role="status"]').textContent(), SLOW).toMatch(/^Sent: 3 matched/);
     expect(push.allMessages().filter((m) => m.title === 'Storm warning')).toHaveLength(3);
+    // Events by the feed's words for their kind, times on a 24-hour clock whatever the browser's locale.
+    await expect.poll(() => page.locator('#events-list').textContent(), SLOW).toContain('Power outages · Announcements ·');
+    expect(await page.locator('#events-list').textContent()).not.toContain('ManualAnnouncement');
+    expect(await page.locator('#events-list').textContent()).not.toMatch(/\b[AP]M\b/);
 
+    // Releasing asks once more, beside the button: "Keep it held" sends nothing and gives the button back.
     const heldId = (await page.locator('#held-list button').first().textContent())!.replace(/\D/g, '');
     await page.getByRole('button', { name: `Release #${heldId}` }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), SLOW).toContain(`Event #${heldId} released`);
+    expect(await page.locator('#held-list').textContent()).toContain(`Send event #${heldId} to at least 4 subscriptions now?`);
+    await shoot(page, 'release-confirm');
+    await page.getByRole('button', { name: 'Keep it held' }).click();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe(`Release #${heldId}`);
+    expect(push.allMessages().filter((m) => m.title === 'Power outage: Kandy, Galle')).toHaveLength(0);
+    await page.getByRole('button', { name: `Release #${heldId}` }).click();
+    await page.getByRole('button', { name: 'Yes, send it now' }).click();
+    await expect.poll(() => page.locator('#console-status').textContent(), SLOW).toContain(`Event #${heldId} released`);
     await expect.poll(() => push.allMessages().filter((m) => m.title === 'Power outage: Kandy, Galle').length, SLOW).toBe(4);
     // The chart of the last hour (uPlot, from this service) draws what went out, and says it in words too.
     await page.reload();

@@ -9,7 +9,7 @@ const CRITERIA = {
   feeders: 'Not one of their feeders',
   keywords: 'None of their keywords',
   eventTypes: 'A kind of alert they did not choose',
-  quietHours: 'Held in their quiet hours',
+  quietHours: 'Saved for after their quiet hours (one catch-up message then)',
   superseded: 'Replaced by a newer message before it went',
   overBudget: 'Over the budget of messages about this outage',
   feedPolicy: 'No news to them (the feed’s rule)',

@@ -39,14 +39,33 @@ function complain(answer) {
 /** This browser's time, with its zone named (an operator on another continent reads which). @param {string | Date | null} at */
 const when = (at) =>
   at
-    ? new Date(at).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
+    ? new Date(at).toLocaleString(undefined, {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      })
     : '—';
+/** A minute of the chart (seconds since 1970) as this browser's 24-hour clock time. @param {number} seconds */
+const clockTime = (seconds) => new Date(seconds * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** @type {Map<string, string>} */
 const feedNames = new Map();
 const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? id;
 /** What people call each channel (`Text message` for Sms), from the providers list. @type {Map<string, string>} */
 const channelNames = new Map();
 const channelName = (/** @type {string} */ provider) => channelNames.get(provider) ?? provider;
+/** What people call each feed's event types (`Announcement` for ManualAnnouncement), from the catalog. @type {Map<string, string>} */
+const eventTypeNames = new Map();
+/** An event type by its feed's label, else its name in words (`ManualAnnouncement` → `Manual announcement`). */
+const eventTypeName = (/** @type {string} */ feedId, /** @type {string} */ type) =>
+  eventTypeNames.get(`${feedId} ${type}`) ??
+  type
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/^./, (first) => first.toUpperCase());
 
 /** @type {any} */
 let chart = null;
@@ -108,7 +127,7 @@ function drawChart(perMinute) {
       height: 220,
       scales: { x: { time: true }, y: { range: (/** @type {any} */ _u, /** @type {number} */ _min, /** @type {number} */ max) => [0, Math.max(5, max)] } },
       series: [
-        { label: 'Minute' },
+        { label: 'Minute', value: (/** @type {unknown} */ _chart, /** @type {number | null} */ seconds) => (seconds === null ? '—' : clockTime(seconds)) },
         ...providers.map((provider, index) => ({
           label: channelName(provider),
           stroke: CHART_COLOURS[index % CHART_COLOURS.length],
@@ -116,7 +135,8 @@ function drawChart(perMinute) {
           points: { show: false },
         })),
       ],
-      axes: [{}, { label: 'per minute' }],
+      // The minutes on a 24-hour clock, as everywhere in the console (uPlot's own is 12-hour).
+      axes: [{ values: (/** @type {unknown} */ _chart, /** @type {number[]} */ splits) => splits.map(clockTime) }, { label: 'per minute' }],
     },
     data,
     host,
@@ -218,7 +238,7 @@ async function refresh() {
     subscriptions.map((/** @type {any} */ row) => [feedName(row.feedId), row.provider, row.count]),
     'No active subscriptions.',
   );
-  byId('refreshed').textContent = `Refreshes itself every ${REFRESH_MS / 1000} s. Last: ${new Date().toLocaleTimeString()}.`;
+  byId('refreshed').textContent = `Refreshes itself every ${REFRESH_MS / 1000} s. Last: ${new Date().toLocaleTimeString(undefined, { hourCycle: 'h23' })}.`;
   if (events.ok) {
     showEvents('held-list', events.body.held, true);
     showEvents('events-list', events.body.events, false);
@@ -258,15 +278,18 @@ function showEvents(listId, events, held) {
             ? `would reach at least ${event.hold.count.toLocaleString()} subscriptions${Object.keys(event.hold.byProvider ?? {}).length ? ` (${estimateWords(event.hold.byProvider, event.estimatedSeconds, channelName)})` : ''}`
             : `${event.matched} matched, ${event.delivered} delivered, ${event.failed} failed, ${event.waiting} waiting${holdWords(event.hold)}`;
           const actions = held
-            ? [button(`Release #${event.id}`, () => decide(event.id, 'release')), button(`Discard #${event.id}`, () => decide(event.id, 'discard'), 'danger')]
+            ? [
+                button(`Release #${event.id}`, (clicked) => confirmRelease(clicked, event)),
+                button(`Discard #${event.id}`, () => decide(event.id, 'discard'), 'danger'),
+              ]
             : event.failed > 0
               ? [button(`Requeue ${event.failed} failed`, () => decide(event.id, 'requeue'), 'secondary')]
               : [];
           return el(
             'li',
             {},
-            el('strong', {}, event.title || event.eventType),
-            el('span', { class: 'hint' }, ` ${feedName(event.feedId)} · ${event.eventType} · ${when(event.createdAt)}`),
+            el('strong', {}, event.title || eventTypeName(event.feedId, event.eventType)),
+            el('span', { class: 'hint' }, ` ${feedName(event.feedId)} · ${eventTypeName(event.feedId, event.eventType)} · ${when(event.createdAt)}`),
             el('br'),
             el('span', {}, counts),
             ...(actions.length ? [el('div', { class: 'actions' }, ...actions)] : []),
@@ -277,13 +300,44 @@ function showEvents(listId, events, held) {
 
 /**
  * @param {string} text
- * @param {() => void} onClick
+ * @param {(clicked: HTMLButtonElement) => void} onClick
  * @param {string} [kind]
  */
 function button(text, onClick, kind) {
-  const element = el('button', { type: 'button', ...(kind ? { class: kind } : {}) }, text);
-  element.addEventListener('click', onClick);
+  const element = /** @type {HTMLButtonElement} */ (el('button', { type: 'button', ...(kind ? { class: kind } : {}) }, text));
+  element.addEventListener('click', () => onClick(element));
   return element;
+}
+
+/**
+ * Releasing sends a held event to everyone it matches: the operator says so once more, beside the button.
+ * @param {HTMLButtonElement} clicked
+ * @param {any} event
+ */
+function confirmRelease(clicked, event) {
+  const actions = /** @type {HTMLElement} */ (clicked.parentElement);
+  const question = el(
+    'div',
+    { class: 'confirm', role: 'group', 'aria-label': `Release event #${event.id}?` },
+    el('p', {}, `Send event #${event.id} to at least ${event.hold.count.toLocaleString()} subscriptions now? It cannot be called back.`),
+    el(
+      'div',
+      { class: 'actions' },
+      button('Yes, send it now', () => decide(event.id, 'release')),
+      button(
+        'Keep it held',
+        () => {
+          question.remove();
+          actions.hidden = false;
+          clicked.focus();
+        },
+        'secondary',
+      ),
+    ),
+  );
+  actions.hidden = true;
+  actions.after(question);
+  /** @type {HTMLButtonElement} */ (question.querySelector('button')).focus();
 }
 
 /**
@@ -357,7 +411,8 @@ async function send() {
     previewed = confirmed;
     return complain(answer);
   }
-  say(statusRegion, `Sent: ${answer.body.matchedSubscriptionCount} matched, ${answer.body.deliveredCount} delivered or queued.`);
+  // Said beside the form that sent it (and announced), not at the top of the page.
+  say(byId('announce-status'), `Sent: ${answer.body.matchedSubscriptionCount} matched, ${answer.body.deliveredCount} delivered or queued.`);
   previewed = null;
   announceForm.reset();
   byId('preview').hidden = true;
@@ -393,6 +448,9 @@ async function start() {
   byId('signed-in').hidden = false;
   const providers = await call('GET', '/api/notification-providers');
   if (providers.ok) for (const provider of providers.body) channelNames.set(provider.provider, provider.displayName);
+  const catalog = await call('GET', '/api/notification-feeds');
+  if (catalog.ok)
+    for (const feed of catalog.body) for (const detail of feed.eventTypeDetails ?? []) eventTypeNames.set(`${feed.id} ${detail.type}`, detail.label);
   const announcers = await call('GET', '/console/api/announcers');
   if (announcers.ok) {
     for (const feed of announcers.body) announcerFields.set(feed.id, feed.filterFields);

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium, launchChromium } from '../../test/helpers/browser.ts';
 import { readEvents } from '../web/read-events.ts';
 import { startMailInbox, type MailInbox } from './mail-inbox.ts';
 
@@ -47,5 +48,22 @@ describe('the mail inbox', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
     expect(await page.text()).toContain('src="/_assets/mail-inbox.js"');
     expect((await fetch(inbox.baseUrl, { method: 'POST' })).status).toBe(405);
+  });
+
+  const chromium = findChromium();
+  it.skipIf(!chromium)('fits a phone: a long link wraps inside its card, and the page is no wider than 390 px', async () => {
+    const longUrl = `http://127.0.0.1:5000/api/notification-subscriptions/sub_${'x'.repeat(24)}/verify?token=${'T0k3n'.repeat(16)}`;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: inbox.smtpPort, secure: false });
+    await transport.sendMail({ from: 'alerts@demo.localhost', to: 'phone@example.org', subject: 'Long', text: `Open:\n${longUrl}\n` });
+    transport.close();
+    const browser = await launchChromium(chromium!);
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+      await page.goto(inbox.baseUrl);
+      await page.locator('.links code', { hasText: 'T0k3nT0k3nT0k3n' }).first().waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainBadInput, explainFailure, retryAfterSeconds, waitWords } from './static/error-words.js';
+import { codeFailureWords, explainBadInput, explainFailure, retryAfterSeconds, waitWords } from './static/error-words.js';
 
 const NOW = new Date('2026-11-22T22:00:00.000Z');
 const clock = (date: Date) => date.toISOString().slice(11, 16);
@@ -125,5 +125,30 @@ describe('API failures in words a person understands', () => {
     expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, clock).text).toBe(
       'This subscription is no longer active, so no test can be sent.',
     );
+  });
+});
+
+describe('a refused confirmation code in words', () => {
+  const refused = (message: string, status = 400) => codeFailureWords({ status, body: { message }, retryAfter: null });
+  it.each([
+    ['body/code is wrong (4 tries left)', 'That is not the code we sent. 4 tries left.'],
+    ['body/code is wrong (1 try left)', 'That is not the code we sent. 1 try left.'],
+    ['body/code is wrong (0 tries left)', 'That is not the code we sent, and no try is left. Reply YES to the text, or subscribe again for a new code.'],
+    [
+      'body/code has expired: reply YES to the text, or subscribe again for a new code',
+      'That code has expired. Reply YES to the text, or subscribe again for a new code.',
+    ],
+    [
+      'body/code: 5 wrong tries; reply YES to the text, or subscribe again for a new code',
+      'Too many wrong tries. Reply YES to the text, or subscribe again for a new code.',
+    ],
+    ['body/code: no code was sent yet; wait for the text', 'The text is not sent yet. Wait for it, then type its code.'],
+    ['body/code must match pattern "^\\s*[0-9]{6}\\s*$"', 'Type the 6 digits of the code.'],
+  ])('%s → %s', (message, words) => {
+    expect(refused(message)).toBe(words);
+  });
+  it('says when the service was not reached, or answered otherwise', () => {
+    expect(refused('', 0)).toBe('The service could not be reached. Check your connection and try again.');
+    expect(refused('', 404)).toBe('That did not work (the service answered 404). Reply to the text message instead.');
   });
 });

@@ -227,5 +227,7 @@ describe('fillTemplate', () => {
       '“@destination” SMS மூலம் +94 க்கு வரும்.',
     );
     expect(fillTemplate('@missing stays', {})).toEqual(['', '@missing', ' stays']);
+    // Only the values given: not what every object inherits.
+    expect(fillTemplate('@constructor', {}).join('')).toBe('@constructor');
   });
 });

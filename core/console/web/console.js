@@ -240,7 +240,8 @@ async function refresh() {
   );
   byId('refreshed').textContent = `Refreshes itself every ${REFRESH_MS / 1000} s. Last: ${new Date().toLocaleTimeString(undefined, { hourCycle: 'h23' })}.`;
   if (events.ok) {
-    showEvents('held-list', events.body.held, true);
+    // Not while the operator answers a release question: the refresh would take it from under them.
+    if (!document.querySelector('#held-list .confirm')) showEvents('held-list', events.body.held, true);
     showEvents('events-list', events.body.events, false);
   }
   if (audit.ok)
@@ -323,7 +324,11 @@ function confirmRelease(clicked, event) {
     el(
       'div',
       { class: 'actions' },
-      button('Yes, send it now', () => decide(event.id, 'release')),
+      button('Yes, send it now', (yes) => {
+        // Once: a second click while the first is on its way sends nothing more.
+        yes.disabled = true;
+        void decide(event.id, 'release').finally(() => question.remove());
+      }),
       button(
         'Keep it held',
         () => {
@@ -337,7 +342,8 @@ function confirmRelease(clicked, event) {
   );
   actions.hidden = true;
   actions.after(question);
-  /** @type {HTMLButtonElement} */ (question.querySelector('button')).focus();
+  // The focus on the safe answer: a key pressed twice keeps the event held.
+  /** @type {HTMLButtonElement} */ (question.querySelector('button.secondary')).focus();
 }
 
 /**

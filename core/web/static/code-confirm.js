@@ -25,7 +25,7 @@ export function codeForm({ codeUrl, publicId, token, onConfirmed }) {
       maxlength: '6',
       pattern: '[0-9]{6}',
       required: '',
-      'aria-describedby': 'confirm-code-hint',
+      'aria-describedby': 'confirm-code-hint confirm-code-error',
     })
   );
   const alert = el('div', { class: 'alert', id: 'confirm-code-error', role: 'alert' });
@@ -52,12 +52,15 @@ export function codeForm({ codeUrl, publicId, token, onConfirmed }) {
       input.setAttribute('aria-invalid', 'true');
       return say(alert, pageWord('page.code.sixDigits', 'Type the 6 digits of the code.'));
     }
+    say(alert, '');
     button.disabled = true;
     const answer = await callApi('POST', codeUrl.replace('{publicId}', encodeURIComponent(publicId)), { token, body: { code } });
     button.disabled = false;
     if (answer.ok) return onConfirmed();
     input.setAttribute('aria-invalid', 'true');
     say(alert, codeFailureWords(answer.failure));
+    // Back in the box, for the next try (the disabled button had the focus).
+    input.focus();
   });
   return form;
 }

@@ -179,6 +179,7 @@ export function codeFailureWords(failure) {
   if (failure.status === 429) return 'Too many tries just now. Wait a minute, then try again.';
   if (failure.status !== 400) return `That did not work (the service answered ${failure.status}). Reply to the text message instead.`;
   const left = /^body\/code is wrong \((\d+) tr/.exec(message);
+  if (left && left[1] === '0') return 'That is not the code we sent, and no try is left. Reply YES to the text, or subscribe again for a new code.';
   if (left) return `That is not the code we sent. ${left[1] === '1' ? '1 try' : `${left[1]} tries`} left.`;
   if (/has expired/.test(message)) return 'That code has expired. Reply YES to the text, or subscribe again for a new code.';
   if (/wrong tries/.test(message)) return 'Too many wrong tries. Reply YES to the text, or subscribe again for a new code.';

@@ -187,7 +187,7 @@ export function withDestination(text, destination) {
  * @returns {Array<string | T>}
  */
 export function fillTemplate(template, values) {
-  return template.split(/@(\w+)/).map((part, index) => (index % 2 === 1 ? (values[part] ?? `@${part}`) : part));
+  return template.split(/@(\w+)/).map((part, index) => (index % 2 === 1 ? (Object.hasOwn(values, part) ? values[part] : `@${part}`) : part));
 }
 
 /**
@@ -249,9 +249,9 @@ export function quietHoursWords(preferences, feedZone, word = (_key, english) =>
   const quiet = preferences?.quietHours;
   if (!quiet) return word('page.details.quietNone', 'None');
   return word('page.details.quietHours', '@start to @end (@zone); urgent alerts still come at once')
-    .replace('@start', quiet.start)
-    .replace('@end', quiet.end)
-    .replace('@zone', quiet.timeZone ?? preferences?.timeZone ?? feedZone);
+    .replace('@start', () => quiet.start)
+    .replace('@end', () => quiet.end)
+    .replace('@zone', () => quiet.timeZone ?? preferences?.timeZone ?? feedZone);
 }
 
 /**

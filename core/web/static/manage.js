@@ -63,7 +63,10 @@ function showSubscription(shown, feed, provider) {
   const status = shown.isActive
     ? pageWord('page.details.active', 'Active')
     : provider?.confirmation
-      ? pageWord('page.details.waiting', 'Waiting for you to confirm it: see the message we sent to @destination').replace('@destination', delivery.destination)
+      ? pageWord('page.details.waiting', 'Waiting for you to confirm it: see the message we sent to @destination').replace(
+          '@destination',
+          () => delivery.destination,
+        )
       : pageWord('page.details.stopped', 'Stopped');
   const any = pageWord('page.details.any', 'Any');
   byId('details').replaceChildren(
@@ -254,6 +257,7 @@ async function deleteSubscription() {
   }
   // A browser notification subscription: this browser stops asking its push service for it too.
   if (providerOfSubscription?.destination.browserSubscription && subscription) await forgetBrowser(subscription.delivery.destination);
+  subscription = undefined;
   byId('subscription').hidden = true;
   byId('link-setup').hidden = true;
   byId('calendar-links').hidden = true;
@@ -372,8 +376,15 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
 
 byId('edit-button').addEventListener('click', openEdit);
 // The details are written by the page: written again in the language the reader switches to.
-onLanguageChange(() => {
-  if (subscription) showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+onLanguageChange((code) => {
+  if (!subscription) return;
+  showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+  // The feed's own words (its filter fields' labels) come in the new language with its catalog.
+  void loadCatalog(code).then((catalog) => {
+    if (!subscription || !catalog.ok) return;
+    feedOfSubscription = /** @type {Feed[]} */ (catalog.body).find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
+    showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+  });
 });
 byId('edit-cancel').addEventListener('click', closeEdit);
 editForm.addEventListener('submit', (event) => void saveEdit(event));

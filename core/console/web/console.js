@@ -3,7 +3,7 @@
 // session's CSRF token in x-csrf-token. Text from the service is always set as text.
 import { callApi } from './api-client.js';
 import { byId, el, say } from './dom.js';
-import { splitList } from './form-values.js';
+import { eventTypeLabel, splitList } from './form-values.js';
 import { readFilterFields, renderFilterFields } from './filter-fields.js';
 import { aboutDuration, estimateWords } from './durations.js';
 import { setUpFindSubscriber } from './console-trace.js';
@@ -57,15 +57,10 @@ const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? id;
 /** What people call each channel (`Text message` for Sms), from the providers list. @type {Map<string, string>} */
 const channelNames = new Map();
 const channelName = (/** @type {string} */ provider) => channelNames.get(provider) ?? provider;
-/** What people call each feed's event types (`Announcement` for ManualAnnouncement), from the catalog. @type {Map<string, string>} */
-const eventTypeNames = new Map();
-/** An event type by its feed's label, else its name in words (`ManualAnnouncement` → `Manual announcement`). */
-const eventTypeName = (/** @type {string} */ feedId, /** @type {string} */ type) =>
-  eventTypeNames.get(`${feedId} ${type}`) ??
-  type
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/^./, (first) => first.toUpperCase());
+/** The catalog's feeds by id: their words for their event types (`Announcements` for ManualAnnouncement). @type {Map<string, import('./form-values.js').Feed>} */
+const catalogFeeds = new Map();
+/** An event type by its feed's label, else its name in words, as the pages say it. */
+const eventTypeName = (/** @type {string} */ feedId, /** @type {string} */ type) => eventTypeLabel(catalogFeeds.get(feedId), type);
 
 /** @type {any} */
 let chart = null;
@@ -327,7 +322,11 @@ function confirmRelease(clicked, event) {
       button('Yes, send it now', (yes) => {
         // Once: a second click while the first is on its way sends nothing more.
         yes.disabled = true;
-        void decide(event.id, 'release').finally(() => question.remove());
+        void decide(event.id, 'release').finally(() => {
+          // Released, the refresh redraws the list; refused, the buttons come back for another try.
+          question.remove();
+          actions.hidden = false;
+        });
       }),
       button(
         'Keep it held',
@@ -455,8 +454,7 @@ async function start() {
   const providers = await call('GET', '/api/notification-providers');
   if (providers.ok) for (const provider of providers.body) channelNames.set(provider.provider, provider.displayName);
   const catalog = await call('GET', '/api/notification-feeds');
-  if (catalog.ok)
-    for (const feed of catalog.body) for (const detail of feed.eventTypeDetails ?? []) eventTypeNames.set(`${feed.id} ${detail.type}`, detail.label);
+  if (catalog.ok) for (const feed of catalog.body) catalogFeeds.set(feed.id, feed);
   const announcers = await call('GET', '/console/api/announcers');
   if (announcers.ok) {
     for (const feed of announcers.body) announcerFields.set(feed.id, feed.filterFields);
@@ -487,4 +485,4 @@ announceForm.addEventListener('submit', (event) => void preview(event));
 byId('confirm-button').addEventListener('click', () => void send());
 byId('edit-announcement').addEventListener('click', editAnnouncement);
 void start();
-setUpFindSubscriber({ call, complain, when, feedName, channelName, statusRegion });
+setUpFindSubscriber({ call, complain, when, feedName, channelName, eventTypeName, statusRegion });

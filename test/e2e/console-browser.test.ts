@@ -233,7 +233,7 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     await expect.poll(() => page.locator('#trace-heading').textContent(), SLOW).toBe('Beach shop: Power outages by Push notification');
     const rows = page.locator('#trace-table tbody tr');
     const rowOf = async (key: string) => (await rows.filter({ hasText: key }).first().textContent()) ?? '';
-    await expect.poll(() => rowOf('PO-FORT'), SLOW).toMatch(/NewOutage · PO-FORT.*YesSentdelivered; attempt 1: delivered/);
+    await expect.poll(() => rowOf('PO-FORT'), SLOW).toMatch(/Power outage · PO-FORT.*YesSentdelivered; attempt 1: delivered/);
     expect(await rowOf('PO-PERA')).toMatch(/NoNot in their areas or places—$/);
     // Focus went to the trace, so a screen reader reads it next.
     expect(await page.evaluate('document.activeElement?.id')).toBe('trace-heading');

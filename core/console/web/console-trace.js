@@ -32,6 +32,7 @@ const criterionWords = (criterion) =>
  *   when: (at: string | null) => string,
  *   feedName: (id: string) => string,
  *   channelName: (provider: string) => string,
+ *   eventTypeName: (feedId: string, type: string) => string,
  *   statusRegion: HTMLElement,
  * }} TraceDeps
  */
@@ -69,7 +70,13 @@ function showTrace(trace, deps) {
           el(
             'tr',
             {},
-            el('td', {}, `${event.eventType} · ${event.sourceKey}`, el('br'), el('span', { class: 'hint' }, deps.when(event.createdAt))),
+            el(
+              'td',
+              {},
+              `${deps.eventTypeName(subscription.feedId, event.eventType)} · ${event.sourceKey}`,
+              el('br'),
+              el('span', { class: 'hint' }, deps.when(event.createdAt)),
+            ),
             el('td', {}, event.matched ? 'Yes' : 'No'),
             el('td', {}, criterionWords(event.criterion), ...(event.reason ? [el('br'), el('span', { class: 'hint' }, event.reason)] : [])),
             el('td', {}, event.deliveries.length === 0 ? '—' : event.deliveries.map((/** @type {any} */ d) => deliveryWords(d, deps)).join(' | ')),

@@ -132,7 +132,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     feedConfig: (feedId) => feedSections.get(feedId) ?? {},
     monitors,
     sources,
-    feeds: createFeedCatalog(registry.feeds, (pluginId) => sections.get(pluginId) ?? {}),
+    feeds: createFeedCatalog(
+      registry.feeds,
+      (pluginId) => sections.get(pluginId) ?? {},
+      (pluginId) => registry.messagesOf(pluginId),
+    ),
   };
   for (const key of loaded.unknownKeys) app.log.warn({ key }, 'unknown configuration key ignored (a typo?)');
   for (const typo of loaded.sectionTypos) app.log.warn(typo, describeSectionTypo(typo));

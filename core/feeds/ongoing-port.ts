@@ -51,7 +51,7 @@ export function createOngoingPort(
   const byId = new Map(feeds.map((manifest) => [manifest.feed.id, manifest]));
   const matchOf = filterMatchOf(feeds.map((manifest) => manifest.feed));
   return {
-    async forSubscriptions(subscriptionIds) {
+    async forSubscriptions(subscriptionIds, language) {
       if (subscriptionIds.length === 0) return [];
       const result = await db.raw('SELECT feed_id, filter_json FROM notification_subscriptions WHERE id = ANY(?::bigint[])', [
         pgArray([...new Set(subscriptionIds)]),
@@ -64,9 +64,9 @@ export function createOngoingPort(
       for (const feedId of new Set(interests.map((interest) => interest.feedId))) {
         const manifest = byId.get(feedId);
         const context = manifest && feedContexts().get(manifest.id);
-        if (manifest?.ongoing && context) itemsOf.set(feedId, await manifest.ongoing(context));
+        if (manifest?.ongoing && context) itemsOf.set(feedId, await manifest.ongoing(context, language));
       }
-      return ongoingFor(interests, itemsOf, (feedId) => catalog.get(feedId)?.displayName ?? feedId, matchOf);
+      return ongoingFor(interests, itemsOf, (feedId) => catalog.get(feedId, language)?.displayName ?? feedId, matchOf);
     },
   };
 }

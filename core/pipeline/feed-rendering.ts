@@ -1,6 +1,5 @@
-import path from 'node:path';
 import type { NotificationEvent, RenderedNotification } from '../plugin-api/feed-types.ts';
-import { createTranslator, DEFAULT_LOCALE, loadMessages, type MessageCatalog, coreMessages } from '../i18n/index.ts';
+import { createTranslator, DEFAULT_LOCALE, type MessageCatalog, coreMessages } from '../i18n/index.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import { CATCH_UP_EVENT_TYPE } from './quiet-hours/catch-up-release.ts';
@@ -31,7 +30,7 @@ export class FeedRendering {
     this.#registry = registry;
     this.#feedConfig = feedConfig;
     for (const plugin of registry.plugins) {
-      if (plugin.manifest.kind === 'feed') this.#catalogs.set(plugin.manifest.feed.id, loadMessages(path.join(plugin.dir, 'locales')));
+      if (plugin.manifest.kind === 'feed') this.#catalogs.set(plugin.manifest.feed.id, registry.messagesOf(plugin.manifest.id));
     }
   }
 
@@ -46,7 +45,11 @@ export class FeedRendering {
    * from outside kept to its lines.
    */
   render(event: NotificationEvent, locale: string = DEFAULT_LOCALE, timeZone?: string, missed: readonly NotificationEvent[] = []): RenderedNotification {
-    if (event.eventType === TEST_EVENT_TYPE) return safeText(renderTestEvent(event, createTranslator(coreMessages, locale)));
+    if (event.eventType === TEST_EVENT_TYPE) {
+      // The feed's name in the subscriber's language, from the feed's own locales (`feed.displayName`).
+      const name = createTranslator(this.messagesOf(event.feedId), locale)('feed.displayName');
+      return safeText(renderTestEvent(event, createTranslator(coreMessages, locale), name === 'feed.displayName' ? undefined : name));
+    }
     const rendered = this.#registry.rendererFor(event.feedId, event.eventType).render(event, {
       config: this.#feedConfig(event.feedId),
       locale,

@@ -15,12 +15,12 @@ export function createTestEvent(feedId: string, feedName: string, subscriptionNa
   };
 }
 
-/** The test notification in the words `t` gives (core's messages in the subscriber's language). */
-export function renderTestEvent(event: NotificationEvent, t: Translate): RenderedNotification {
-  const { feedName, subscriptionName } = event.sourcePayload as { feedName: string; subscriptionName: string };
+/** The test notification in the words `t` gives (core's messages in the subscriber's language), naming the feed as `feedName` does (else as the event was made). */
+export function renderTestEvent(event: NotificationEvent, t: Translate, feedName?: string): RenderedNotification {
+  const payload = event.sourcePayload as { feedName: string; subscriptionName: string };
   return {
-    title: t('test.title', { name: subscriptionName }),
-    body: t('test.body', { feed: feedName }),
+    title: t('test.title', { name: payload.subscriptionName }),
+    body: t('test.body', { feed: feedName ?? payload.feedName }),
     sequenceId: event.sourceKey,
     tags: ['test_tube'],
     priority: 'Default',

@@ -51,7 +51,8 @@ export interface OngoingSummary {
  * state (it offers no `ongoing`) has nothing to say.
  */
 export interface OngoingPort {
-  forSubscriptions(subscriptionIds: readonly number[]): Promise<readonly OngoingSummary[]>;
+  /** The items in `language` (a code of `GET /api/locales`; English when absent): the feed's name and each feed's summaries. */
+  forSubscriptions(subscriptionIds: readonly number[], language?: string): Promise<readonly OngoingSummary[]>;
 }
 
 /**

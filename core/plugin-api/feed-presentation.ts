@@ -1,3 +1,4 @@
+import { createTranslator, DEFAULT_LOCALE, isLocale, type MessageCatalog } from './messages.ts';
 /**
  * What people see of a feed, declared by the feed itself (its manifest's
  * `presentation`) and read by every page and target through the plugin
@@ -47,10 +48,16 @@ export interface ResolvedEventType {
   readonly accent: string;
 }
 
-/** Read-only: the installed feeds as people see them (display names, event types in words, zones). */
+/**
+ * Read-only: the installed feeds as people see them (display names, event
+ * types in words, zones), in a language of `GET /api/locales` when one is
+ * asked for: a feed's own `locales/<code>.json` says `feed.displayName`,
+ * `eventType.<Type>.label`, `.hint` and `.intro`; what it does not say is
+ * its declared (English) word.
+ */
 export interface FeedCatalogPort {
-  get(feedId: string): FeedInfo | undefined;
-  all(): readonly FeedInfo[];
+  get(feedId: string, language?: string): FeedInfo | undefined;
+  all(language?: string): readonly FeedInfo[];
 }
 
 const DEFAULT_ACCENT = '#1d4ed8';
@@ -86,6 +93,8 @@ export interface FeedEntry {
   readonly timeZone?: string;
   readonly hasCalendar?: boolean;
   readonly hasMap?: boolean;
+  /** The feed's own messages (its `locales/`): its words in other languages. */
+  readonly messages?: MessageCatalog;
 }
 
 /**
@@ -94,17 +103,50 @@ export interface FeedEntry {
  * tests build one of their own (`feedCatalogOf`).
  */
 export function feedCatalogOf(entries: readonly FeedEntry[]): FeedCatalogPort {
-  const infos: FeedInfo[] = entries.map((entry) =>
-    Object.freeze({
-      id: entry.id,
-      displayName: entry.displayName,
-      eventTypes: Object.freeze(resolveEventTypes(entry.eventTypes, entry.presentation)),
-      urgentEventTypes: Object.freeze([...(entry.urgentEventTypes ?? [])]),
-      timeZone: entry.timeZone ?? 'UTC',
-      hasCalendar: entry.hasCalendar ?? false,
-      hasMap: entry.hasMap ?? false,
-    }),
-  );
-  const byId = new Map(infos.map((info) => [info.id, info]));
-  return Object.freeze({ get: (feedId: string) => byId.get(feedId), all: () => infos });
+  const infosIn = (language: string): FeedInfo[] =>
+    entries.map((entry) => {
+      const said = saidIn(entry.messages, language);
+      return Object.freeze({
+        id: entry.id,
+        displayName: said('feed.displayName') ?? entry.displayName,
+        eventTypes: Object.freeze(
+          resolveEventTypes(entry.eventTypes, entry.presentation).map((type) => {
+            const word = (part: 'label' | 'hint' | 'intro') => said(`eventType.${type.type}.${part}`);
+            const hint = word('hint') ?? type.hint;
+            // The intro defaults to the hint, in this language too.
+            const intro = word('intro') ?? entry.presentation?.eventTypes?.[type.type]?.intro ?? hint;
+            return Object.freeze({ ...type, label: word('label') ?? type.label, hint, intro });
+          }),
+        ),
+        urgentEventTypes: Object.freeze([...(entry.urgentEventTypes ?? [])]),
+        timeZone: entry.timeZone ?? 'UTC',
+        hasCalendar: entry.hasCalendar ?? false,
+        hasMap: entry.hasMap ?? false,
+      });
+    });
+  // Each language resolved once, on first ask.
+  const byLanguage = new Map<string, { infos: FeedInfo[]; byId: Map<string, FeedInfo> }>();
+  const resolved = (language: string | undefined) => {
+    const code = isLocale(language) ? language : DEFAULT_LOCALE;
+    let found = byLanguage.get(code);
+    if (!found) {
+      const infos = infosIn(code);
+      byLanguage.set(code, (found = { infos, byId: new Map(infos.map((info) => [info.id, info])) }));
+    }
+    return found;
+  };
+  return Object.freeze({
+    get: (feedId: string, language?: string) => resolved(language).byId.get(feedId),
+    all: (language?: string) => resolved(language).infos,
+  });
+}
+
+/** A feed's own word for a key in a language (English where that language lacks it), or undefined when its locales have none. */
+function saidIn(messages: MessageCatalog | undefined, language: string): (key: string) => string | undefined {
+  if (!messages || messages.size === 0) return () => undefined;
+  const t = createTranslator(messages, language);
+  return (key) => {
+    const said = t(key);
+    return said === key ? undefined : said;
+  };
 }

@@ -189,7 +189,7 @@ export interface FeedPluginManifest<S extends ConfigSections = ConfigSections> e
    * subscription's filter is matched against and one line for people.
    * Read from the feed's own store when someone asks (an SMS STATUS reply).
    */
-  ongoing?(context: FeedPluginContext<S>): Promise<readonly OngoingItem[]>;
+  ongoing?(context: FeedPluginContext<S>, language?: string): Promise<readonly OngoingItem[]>;
   /**
    * An operator's announcement as this feed's event (a fresh source key
    * each call): the operator console previews whom it reaches with the

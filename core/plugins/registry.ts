@@ -7,6 +7,7 @@ import { coreMigrationsDir } from '../paths.ts';
 import type { SectionOwner } from '../config/compose-schema.ts';
 import type { TemplateExample } from '../config/env-template.ts';
 import type { DiscoveredPlugin } from './discover.ts';
+import { loadMessages, type MessageCatalog } from '../plugin-api/messages.ts';
 import { migrationFiles } from './validate-manifest.ts';
 
 /** A feed core emits itself (feed health): rendered and delivered like a plugin's, but not in the public catalog. */
@@ -31,6 +32,7 @@ export class PluginRegistry {
   readonly migrationDirs: readonly string[];
   readonly #feedsById: ReadonlyMap<string, FeedPluginManifest | CoreFeed>;
   readonly #catalog: ReadonlyMap<string, FeedPluginManifest>;
+  readonly #messages = new Map<string, MessageCatalog>();
 
   constructor(plugins: readonly DiscoveredPlugin[], coreFeeds: readonly CoreFeed[] = []) {
     this.plugins = plugins;
@@ -56,6 +58,16 @@ export class PluginRegistry {
         owners.set(file, dir);
       }
     }
+  }
+
+  /** A plugin's own messages (its `locales/` folder; empty when it has none), read once. */
+  messagesOf(pluginId: string): MessageCatalog {
+    let found = this.#messages.get(pluginId);
+    if (!found) {
+      const plugin = this.plugins.find((p) => p.manifest.id === pluginId);
+      this.#messages.set(pluginId, (found = plugin ? loadMessages(path.join(plugin.dir, 'locales')) : new Map()));
+    }
+    return found;
   }
 
   /** The catalog: every installed feed, enabled or not. */

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { FILTER_MATCHES, FILTERABLE_FIELDS, type FilterableField, type NotificationFeedDefinition } from '../plugin-api/feed-types.ts';
 import { catalogFieldsOf, filterFieldsOf, isLegacyFilterId, LEGACY_FILTER_FIELDS, resolveFilterFields } from '../plugins/filter-fields.ts';
 import type { FeedCatalogPort } from '../plugin-api/feed-presentation.ts';
-import { createTranslator, LOCALES, loadMessages, type MessageCatalog } from '../i18n/index.ts';
+import { createTranslator, LOCALES, type MessageCatalog } from '../i18n/index.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 
 const Field = Type.Union(FILTERABLE_FIELDS.map((field) => Type.Literal(field)));
@@ -56,18 +55,21 @@ const FeedsQuery = Type.Object(
     language: Type.Optional(
       Type.Union(
         LOCALES.map((locale) => Type.Literal(locale.code)),
-        { description: "The language of the filter fields' words (English by default)." },
+        { description: "The language of the feeds' words: names, event types and filter fields (English by default)." },
       ),
     ),
   },
   { additionalProperties: false },
 );
 
-export async function feedRoutes(app: FastifyInstance, options: { catalog: Pick<PluginRegistry, 'getAll' | 'plugins'>; feeds: FeedCatalogPort }) {
+export async function feedRoutes(
+  app: FastifyInstance,
+  options: { catalog: Pick<PluginRegistry, 'getAll' | 'plugins' | 'messagesOf'>; feeds: FeedCatalogPort },
+) {
   // Each feed's own words for its filter fields (filter.<id>.label, …) come from its locales.
   const messages = new Map<string, MessageCatalog>();
   for (const plugin of options.catalog.plugins) {
-    if (plugin.manifest.kind === 'feed') messages.set(plugin.manifest.feed.id, loadMessages(path.join(plugin.dir, 'locales')));
+    if (plugin.manifest.kind === 'feed') messages.set(plugin.manifest.feed.id, options.catalog.messagesOf(plugin.manifest.id));
   }
   const schema = {
     summary: 'The catalog of feeds',
@@ -79,12 +81,12 @@ export async function feedRoutes(app: FastifyInstance, options: { catalog: Pick<
   };
   app.get<{ Querystring: { language?: string } }>('/api/notification-feeds', { schema }, async (request) =>
     options.catalog.getAll().map((feed) => {
-      const info = options.feeds.get(feed.id)!;
+      const info = options.feeds.get(feed.id, request.query.language)!;
       const own = messages.get(feed.id);
       const fields = filterFieldsOf(feed);
       return {
         id: feed.id,
-        displayName: feed.displayName,
+        displayName: info.displayName,
         eventTypes: feed.eventTypes,
         filterFields: resolveFilterFields(fields, own ? createTranslator(own, request.query.language) : undefined),
         filterableFields: catalogFieldsOf(fields),

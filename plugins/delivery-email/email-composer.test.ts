@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { feedCatalogOf } from '#plugin-api';
+import { createTranslator, feedCatalogOf, loadMessages } from '#plugin-api';
 import { EmailComposer, notificationSubject, verificationSubject } from './email-composer.ts';
-import { eventLook, GENERIC_LOOK } from './templates/event-look.ts';
+import { eventLook } from './templates/event-look.ts';
 import { bodyHtml, escapeHtml } from './templates/html.ts';
 
 // Two feeds as their manifests present them; the email plugin knows them only through this catalog.
@@ -17,6 +17,10 @@ const feeds = feedCatalogOf([
         Restoration: { label: 'Power restored', hint: 'When power comes back.', accent: '#027a48' },
       },
     },
+    // Its own words in Tamil, as its locales/ta.json would say them.
+    messages: new Map([
+      ['ta', { 'feed.displayName': 'மின் தடைகள்', 'eventType.NewOutage.label': 'மின் தடை', 'eventType.NewOutage.intro': 'நீங்கள் பின்தொடரும் பகுதியில் மின் தடை.' }],
+    ]),
   },
   {
     id: 'utility.water',
@@ -33,17 +37,25 @@ const notification = (template: string, params: Partial<{ title: string; body: s
     params: { title: 'Power outage: Kandy', body: 'Feeder: F12\nAreas: Kandy', name: 'Home', publicId: 'pub1', ...params },
   });
 
+const ownWords = loadMessages(new URL('./locales/', import.meta.url));
+
 describe('email templates', () => {
   it("takes each email's look from its feed: label, intro (or hint) and accent; /test and unknown types have their own", () => {
-    expect(eventLook(feeds, 'utility.power-outages/NewOutage')).toEqual({
+    const look = (key: string, language = 'en') => eventLook(feeds, key, language, createTranslator(ownWords, language));
+    expect(look('utility.power-outages/NewOutage')).toEqual({
       label: 'Power outage',
       intro: 'An outage was reported in an area you follow.',
       accent: '#b42318',
     });
-    expect(eventLook(feeds, 'utility.power-outages/Restoration')).toEqual({ label: 'Power restored', intro: 'When power comes back.', accent: '#027a48' });
-    expect(eventLook(feeds, 'utility.power-outages/Quiet')).toMatchObject({ label: 'Quiet', accent: '#b42318' });
-    expect(eventLook(feeds, 'utility.water/Test').label).toBe('Test');
-    expect(eventLook(feeds, 'utility.gone/Leak')).toBe(GENERIC_LOOK);
+    expect(look('utility.power-outages/Restoration')).toEqual({ label: 'Power restored', intro: 'When power comes back.', accent: '#027a48' });
+    expect(look('utility.power-outages/Quiet')).toMatchObject({ label: 'Quiet', accent: '#b42318' });
+    expect(look('utility.water/Test').label).toBe('Test');
+    expect(look('utility.gone/Leak')).toEqual({ label: 'Notification', intro: 'News from a feed you follow.', accent: '#1d4ed8' });
+    // In Tamil: the feed's own words where its locales have them, English where they do not; this plugin's own in Tamil.
+    expect(look('utility.power-outages/NewOutage', 'ta')).toEqual({ label: 'மின் தடை', intro: 'நீங்கள் பின்தொடரும் பகுதியில் மின் தடை.', accent: '#b42318' });
+    expect(look('utility.power-outages/Restoration', 'ta').label).toBe('Power restored');
+    expect(look('utility.water/Test', 'ta').label).toBe('சோதனை');
+    expect(look('utility.gone/Leak', 'ta').label).toBe('அறிவிப்பு');
   });
 
   it.each([
@@ -58,6 +70,14 @@ describe('email templates', () => {
     expect(email.html).toContain(escapeHtml(banner));
     expect(email.html).toContain(accent);
     expect(email.html).not.toMatch(/__NP_[A-Z]+__|#0a0b0c/i);
+  });
+
+  it("a Tamil subscriber's email has the banner and intro in Tamil, from the feed's own locales", async () => {
+    const email = await notification('utility.power-outages/NewOutage', { language: 'ta' });
+    expect(email.html).toContain('மின் தடை');
+    expect(email.html).toContain('நீங்கள் பின்தொடரும் பகுதியில் மின் தடை.');
+    expect(email.html).not.toContain('POWER OUTAGE');
+    expect(email.html).not.toContain('An outage was reported');
   });
 
   it('escapes every value, and a value that looks like a placeholder stays text', async () => {

@@ -85,9 +85,9 @@ export class EmailComposer {
   }
 
   async #notification(templateKey: string, params: NotificationParams): Promise<ComposedEmail> {
-    const look = eventLook(this.#links.feeds, templateKey);
     const language = languageOf(params.language);
     const t = wordsIn(language);
+    const look = eventLook(this.#links.feeds, templateKey, language, t);
     const skeleton = await this.#skeleton(`${NOTIFICATION_LAYOUT}:${language}`, () => notificationMjml(t));
     const token = await this.#links.unsubscribeToken(params.publicId);
     const unsubscribe = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'unsubscribe', token);
@@ -101,7 +101,7 @@ export class EmailComposer {
       body: bodyHtml(body, this.#links.publicBaseUrl),
       name: escapeHtml(name),
       link: escapeHtml(unsubscribe),
-      label: escapeHtml(look.label.toUpperCase()),
+      label: escapeHtml(look.label.toLocaleUpperCase(language)),
       intro: escapeHtml(look.intro),
       accent: escapeHtml(look.accent),
     });
@@ -118,7 +118,7 @@ export class EmailComposer {
     const t = wordsIn(language);
     const skeleton = await this.#skeleton(`${VERIFICATION_TEMPLATE}:${language}`, () => verificationMjml(t));
     const link = subscriptionLink(this.#links.publicBaseUrl, params.publicId, 'verify', params.token);
-    const feed = singleLine(this.#links.feeds.get(params.feedId)?.displayName ?? params.feedId);
+    const feed = singleLine(this.#links.feeds.get(params.feedId, language)?.displayName ?? params.feedId);
     const name = singleLine(params.name);
     const html = fill(skeleton, {
       title: escapeHtml(t('verify.title')),

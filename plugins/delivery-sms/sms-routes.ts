@@ -122,7 +122,7 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       case 'status': {
         const active = subscriptions.filter((s) => s.isActive).map((s) => s.id);
         if (active.length === 0) return t('reply.statusOff');
-        const ongoing = await context.ongoing.forSubscriptions(active);
+        const ongoing = await context.ongoing.forSubscriptions(active, subscriptions.at(-1)?.language);
         if (ongoing.length === 0) return t('reply.statusNone');
         return shortenToFit(ongoing.map((item) => `${item.feedName}: ${item.summary}`).join('\n'), 4);
       }

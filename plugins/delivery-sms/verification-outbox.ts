@@ -36,7 +36,7 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
     const code = newVerificationCode();
     const sentAt = now();
     await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
-    const feedName = context.feeds.get(item.feedId)?.displayName ?? 'outage';
+    const feedName = context.feeds.get(item.feedId, item.language)?.displayName ?? 'outage';
     const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes, item.language) }, abort);
     const { outcome, sid } = judgeGatewayResult(result);
     if (outcome.kind === 'delivered') return { id: item.id, state: 'sent', dueAt: null, error: null, sid: sid ?? null };

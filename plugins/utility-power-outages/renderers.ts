@@ -18,7 +18,7 @@ export const POWER_OUTAGES_FEED_ID = 'utility.power-outages';
 type Config = SectionsConfig<typeof powerOutagesConfig>;
 
 /** The plugin's own messages (locales/), for a context that brings none (a renderer called outside core). */
-const ownMessages = loadMessages(new URL('./locales/', import.meta.url));
+export const ownMessages = loadMessages(new URL('./locales/', import.meta.url));
 
 /** What a renderer writes with: the messages and the times in the subscriber's language, in their zone (else the feed's). */
 function writer({ config, locale, timeZone, t }: RenderContext<Config>): { t: Translate; time: (iso: string) => string } {

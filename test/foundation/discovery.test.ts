@@ -137,13 +137,13 @@ describe('plugin discovery', () => {
       hasMap: true,
     });
     expect(servicesOf(app).registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
-    // The filter fields in the language asked for, from the feed's own locales.
+    // The feed's name, event types and filter fields in the language asked for, from the feed's own locales.
     const sinhala = (await app.inject({ method: 'GET', url: '/api/notification-feeds?language=si' })).json();
-    expect(sinhala.find((f: { id: string }) => f.id === 'utility.power-outages').filterFields.map((field: { label: string }) => field.label)).toEqual([
-      'ප්‍රදේශ',
-      'ෆීඩර',
-      'මූල පද',
-    ]);
+    const power = sinhala.find((f: { id: string }) => f.id === 'utility.power-outages');
+    expect(power.filterFields.map((field: { label: string }) => field.label)).toEqual(['ප්‍රදේශ', 'ෆීඩර', 'මූල පද']);
+    expect(power.displayName).toBe('විදුලි බිඳවැටීම්');
+    expect(power.eventTypeDetails[0]).toEqual({ type: 'NewOutage', label: 'විදුලි බිඳවැටීම', hint: 'ඔබේ ප්‍රදේශයේ විදුලිය නැති වූ විට.' });
+    expect(power.eventTypes).toEqual(['NewOutage', 'EstimateUpdated', 'Restoration', 'RestoredAnnouncement', 'ManualAnnouncement']);
     const unknown = await app.inject({ method: 'GET', url: '/api/notification-feeds?language=fr' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toMatch(/^querystring\/language/);

@@ -324,6 +324,15 @@ describe('subscription API', () => {
       expect((await app.inject({ method: 'POST', url: `${URL_BASE}/${publicId}/test` })).statusCode).toBe(401);
     });
 
+    it("/test names the feed in the subscriber's language", async () => {
+      const sinhala = (await create(push({ displayName: 'ගෙදර', preferences: { language: 'si' } }))).json();
+      const sent = await app.inject({ method: 'POST', url: `${URL_BASE}/${sinhala.publicId}/test`, headers: { 'x-subscription-token': sinhala.manageToken } });
+      expect(sent.statusCode).toBe(202);
+      const [delivered] = await knex()('fixture_push_deliveries').where({ subscription_public_id: sinhala.publicId });
+      expect(delivered.body).toContain('විදුලි බිඳවැටීම්');
+      expect(delivered.body).not.toContain('Power outages');
+    });
+
     it('/test answers 409 for an inactive subscription', async () => {
       const email = (await create(push({ delivery: { provider: 'Email', destination: 'a@example.org' } }))).json();
       const response = await app.inject({ method: 'POST', url: `${URL_BASE}/${email.publicId}/test`, headers: { 'x-subscription-token': email.manageToken } });

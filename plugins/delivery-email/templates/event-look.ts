@@ -1,4 +1,4 @@
-import type { FeedCatalogPort } from '#plugin-api';
+import type { FeedCatalogPort, Translate } from '#plugin-api';
 
 /**
  * How a notification email looks for its event: the banner's words and
@@ -18,16 +18,19 @@ export const lookKey = (feedId: string, eventType: string) => `${feedId}/${event
 
 const GREY = '#475467';
 const BLUE = '#1d4ed8';
-/** Core's /test event, of any feed. */
-const TEST_LOOK: EventLook = { label: 'Test', intro: 'A test of your subscription: real notifications arrive the same way.', accent: GREY };
-/** A feed or type no longer installed, or one of core's own feeds. */
-export const GENERIC_LOOK: EventLook = { label: 'Notification', intro: 'News from a feed you follow.', accent: BLUE };
 
-export function eventLook(feeds: FeedCatalogPort, key: string): EventLook {
+/**
+ * The look of the event the key names, in `language`: the feed's words
+ * (its catalog in that language), or this plugin's own (`t`: its locales'
+ * `look.test.*` for core's /test event, `look.generic.*` for a feed or type
+ * no longer installed, or one of core's own feeds).
+ */
+export function eventLook(feeds: FeedCatalogPort, key: string, language: string, t: Translate): EventLook {
   const cut = key.lastIndexOf('/');
   const feedId = key.slice(0, cut);
   const eventType = key.slice(cut + 1);
-  if (eventType === 'Test') return TEST_LOOK;
-  const type = feeds.get(feedId)?.eventTypes.find((entry) => entry.type === eventType);
-  return type ? { label: type.label, intro: type.intro || type.hint || GENERIC_LOOK.intro, accent: type.accent } : GENERIC_LOOK;
+  const generic = { label: t('look.generic.label'), intro: t('look.generic.intro'), accent: BLUE };
+  if (eventType === 'Test') return { label: t('look.test.label'), intro: t('look.test.intro'), accent: GREY };
+  const type = feeds.get(feedId, language)?.eventTypes.find((entry) => entry.type === eventType);
+  return type ? { label: type.label, intro: type.intro || type.hint || generic.intro, accent: type.accent } : generic;
 }

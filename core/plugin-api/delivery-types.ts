@@ -106,10 +106,11 @@ export interface DeliveryTarget {
   unavailableReason?(): string | undefined;
   /**
    * What a person does with a subscribe link (steps in words, for the
-   * subscribe and manage pages: install the app, enter the topic…). Only
-   * called for a destination that has a subscribe link.
+   * subscribe and manage pages: install the app, enter the topic…), in
+   * `language` (the subscription's: a code of `GET /api/locales`; English
+   * when absent). Only called for a destination that has a subscribe link.
    */
-  subscribeSteps?(destination: string): readonly string[];
+  subscribeSteps?(destination: string, language?: string): readonly string[];
   /** A new subscription starts active (push) or waits for verification (email). */
   readonly startsActive: boolean;
   /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { ProviderInfo } from '../plugin-api/target-presentation.ts';
+import { LOCALES } from '../i18n/index.ts';
 
 const ProviderSchema = Type.Object({
   provider: Type.String({ description: "The value of a create request's delivery.provider." }),
@@ -53,13 +54,26 @@ const ProviderSchema = Type.Object({
 });
 
 /** GET /api/notification-providers: the installed delivery targets, their destination format and whether each delivers now. */
-export async function providerRoutes(app: FastifyInstance, options: { list: () => ProviderInfo[] }) {
+const ProvidersQuery = Type.Object(
+  {
+    language: Type.Optional(
+      Type.Union(
+        LOCALES.map((locale) => Type.Literal(locale.code)),
+        { description: "The language of the targets' words for people: names, field labels and hints, confirmation words (English by default)." },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export async function providerRoutes(app: FastifyInstance, options: { list: (language?: string) => ProviderInfo[] }) {
   const schema = {
     summary: 'The delivery providers',
     description:
       'Every installed delivery target: the provider value a create request names, what its destination is, and whether it can deliver now (and if not, why).',
     tags: ['feeds'],
+    querystring: ProvidersQuery,
     response: { 200: Type.Array(ProviderSchema) },
   };
-  app.get('/api/notification-providers', { schema }, async () => options.list());
+  app.get<{ Querystring: { language?: string } }>('/api/notification-providers', { schema }, async (request) => options.list(request.query.language));
 }

@@ -115,7 +115,8 @@ export class SubscriptionService {
       isActive: row.is_active,
       subscribeUrl,
       subscribeUrlUnavailableReason: subscribeUrl === null ? unavailable() : null,
-      subscribeSteps: subscribeUrl === null ? [] : (target?.subscribeSteps?.(row.destination) ?? []),
+      // The steps in the subscription's language (that of its alerts).
+      subscribeSteps: subscribeUrl === null ? [] : (target?.subscribeSteps?.(row.destination, row.preferences?.language) ?? []),
       createdAt: new Date(row.created_at).toISOString(),
     };
   }

@@ -50,7 +50,9 @@ export async function wireRoutes(app: FastifyInstance, inputs: RoutesInputs): Pr
     },
   });
   await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
-  await app.register(providerRoutes, { list: () => providerCatalog(platform.registry.deliveries, delivery.targets) });
+  await app.register(providerRoutes, {
+    list: (language) => providerCatalog(platform.registry.deliveries, delivery.targets, language, (pluginId) => platform.registry.messagesOf(pluginId)),
+  });
   await app.register(localeRoutes);
   const mapSettings = platform.config.Map;
   const geocoderSettings = platform.config.Geocoder;

@@ -1,4 +1,14 @@
-import { Errors, Limiter, randomToken, type DeliveryOutcome, type DeliveryPluginContext, type DeliveryRequest, type DeliveryTarget } from '#plugin-api';
+import {
+  createTranslator,
+  Errors,
+  Limiter,
+  loadMessages,
+  randomToken,
+  type DeliveryOutcome,
+  type DeliveryPluginContext,
+  type DeliveryRequest,
+  type DeliveryTarget,
+} from '#plugin-api';
 import { AnswerTime, depthPerConnection, pump } from './concurrency.ts';
 import type { pushConfig } from './config.ts';
 import { buildPublishBody } from './publish-payload.ts';
@@ -50,14 +60,12 @@ const NOT_CONFIGURED =
 /** The server the ntfy app subscribes to unless told otherwise. */
 const NTFY_SH = 'https://ntfy.sh';
 
-/** What a person does in the ntfy app with a topic of this server. */
-export function ntfyAppSteps(server: string, topic: string): string[] {
-  return [
-    'Install the free ntfy app: from Google Play or F-Droid on Android, from the App Store on an iPhone.',
-    `In the app, tap + and enter the topic ${topic}.`,
-    ...(server === NTFY_SH ? [] : [`Tick "Use another server" and enter ${server}.`]),
-    'Tap Subscribe. Alerts now arrive as notifications on the phone.',
-  ];
+const ownWords = loadMessages(new URL('./locales/', import.meta.url));
+
+/** What a person does in the ntfy app with a topic of this server, in `language` (English by default). */
+export function ntfyAppSteps(server: string, topic: string, language?: string): string[] {
+  const t = createTranslator(ownWords, language);
+  return [t('steps.install'), t('steps.topic', { topic }), ...(server === NTFY_SH ? [] : [t('steps.server', { server })]), t('steps.subscribe')];
 }
 
 /** A topic of the most characters a topic may have: a body built around it fits around any topic. */
@@ -179,7 +187,7 @@ export function createPushTarget(context: PushContext): DeliveryTarget {
     subscribeUrl: (destination) => (baseUrl ? `${baseUrl}/${destination}` : null),
     subscribeUrlUnavailableReason: () => NOT_CONFIGURED,
     unavailableReason: () => (publisher ? undefined : NOT_CONFIGURED),
-    subscribeSteps: (destination) => ntfyAppSteps(baseUrl ?? '', destination),
+    subscribeSteps: (destination, language) => ntfyAppSteps(baseUrl ?? '', destination, language),
     concurrency: () => settings.Connections * depthPerConnection(answerTime.averageMs, timeoutMs, settings.RequestsPerConnection),
 
     async deliver(requests, signal, onOutcome) {

@@ -20,10 +20,10 @@ describe('the delivery providers a client can choose', () => {
     await database?.drop();
   });
 
-  async function providersOf(env: Record<string, string>) {
+  async function providersOf(env: Record<string, string>, query = '') {
     const started: TestApp = await startTestApp({ database, workers: false, pluginsDir: realPluginsDir(PLUGINS), env });
     try {
-      const answer = await started.app.inject({ url: '/api/notification-providers' });
+      const answer = await started.app.inject({ url: `/api/notification-providers${query}` });
       expect(answer.statusCode).toBe(200);
       return answer.json();
     } finally {
@@ -59,6 +59,16 @@ describe('the delivery providers a client can choose', () => {
     ]);
   });
 
+  it("in another language (?language=), each target's words for people come from its own locales; what is for clients stays", async () => {
+    const [email, push] = await providersOf({ ...smtp.env, Notifications__Push__BaseUrl: 'https://push.example.org' }, '?language=ta');
+    expect(email).toMatchObject({
+      displayName: 'மின்னஞ்சல்',
+      destination: { label: 'மின்னஞ்சல் முகவரி', description: expect.stringMatching(/^An email address\./), inputType: 'email' },
+      confirmation: { heading: 'உங்கள் அஞ்சல் பெட்டியைப் பாருங்கள்', text: expect.stringMatching(/^\{destination\} க்கு/) },
+    });
+    expect(push).toMatchObject({ displayName: 'புஷ் அறிவிப்பு', subscribeLinkLabel: 'ntfy செயலியில் திறக்கவும்' });
+  });
+
   it('says why a target cannot deliver yet, naming the setting, and still takes its creates', async () => {
     const providers = await providersOf({});
     expect(providers.map((p: { provider: string; available: boolean; unavailableReason: string }) => [p.provider, p.available, p.unavailableReason])).toEqual([
@@ -89,6 +99,15 @@ describe('the delivery providers a client can choose', () => {
         'Tick "Use another server" and enter https://push.example.org.',
         expect.stringMatching(/^Tap Subscribe\./),
       ]);
+      // In the language of the subscription's alerts.
+      const sinhala = (
+        await started.app.inject({
+          method: 'POST',
+          url: '/api/notification-subscriptions',
+          payload: { displayName: 'Steps', feedId: 'utility.power-outages', delivery: { provider: 'Push' }, preferences: { language: 'si' } },
+        })
+      ).json();
+      expect(sinhala.subscribeSteps[1]).toBe(`යෙදුමේ + ඔබා ${sinhala.delivery.destination} මාතෘකාව ඇතුළත් කරන්න.`);
     } finally {
       await started.close();
     }

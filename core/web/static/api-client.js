@@ -59,8 +59,9 @@ export function explain(failure, action, timeZone = 'UTC', labels = {}) {
 export const loadCatalog = (language) =>
   callApi('GET', `/api/notification-feeds${language && language !== 'en' ? `?language=${encodeURIComponent(language)}` : ''}`);
 
-/** @returns {Promise<ApiResult>} */
-export const loadProviders = () => callApi('GET', '/api/notification-providers');
+/** The delivery targets, their words for people in `language` (English when not given). @param {string} [language] @returns {Promise<ApiResult>} */
+export const loadProviders = (language) =>
+  callApi('GET', `/api/notification-providers${language && language !== 'en' ? `?language=${encodeURIComponent(language)}` : ''}`);
 
 /** @type {Promise<ApiResult> | undefined} */
 let locales;

@@ -167,11 +167,15 @@ async function load() {
     return say(alertRegion, explain({ status: 401, body: null, retryAfter: null }, 'view').text);
   }
   if (publicId === '') {
-    const [catalog, installed] = await Promise.all([loadCatalog(currentPageLanguage()), loadProviders()]);
+    const [catalog, installed] = await Promise.all([loadCatalog(currentPageLanguage()), loadProviders(currentPageLanguage())]);
     byId('loading').hidden = true;
     return showAllAlerts(/** @type {Feed[]} */ (catalog.ok ? catalog.body : []), /** @type {Provider[]} */ (installed.ok ? installed.body : []));
   }
-  const [answer, catalog, installed] = await Promise.all([callApi('GET', apiPath, { token }), loadCatalog(currentPageLanguage()), loadProviders()]);
+  const [answer, catalog, installed] = await Promise.all([
+    callApi('GET', apiPath, { token }),
+    loadCatalog(currentPageLanguage()),
+    loadProviders(currentPageLanguage()),
+  ]);
   byId('loading').hidden = true;
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'view').text);
   subscription = answer.body;
@@ -379,10 +383,13 @@ byId('edit-button').addEventListener('click', openEdit);
 onLanguageChange((code) => {
   if (!subscription) return;
   showSubscription(subscription, feedOfSubscription, providerOfSubscription);
-  // The feed's own words (its filter fields' labels) come in the new language with its catalog.
-  void loadCatalog(code).then((catalog) => {
-    if (!subscription || !catalog.ok) return;
-    feedOfSubscription = /** @type {Feed[]} */ (catalog.body).find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
+  // The feed's and the target's own words (names, event types, filter fields) come in the new language with their catalogs.
+  void Promise.all([loadCatalog(code), loadProviders(code)]).then(([catalog, installed]) => {
+    if (!subscription) return;
+    if (catalog.ok) feedOfSubscription = /** @type {Feed[]} */ (catalog.body).find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
+    if (installed.ok)
+      providerOfSubscription =
+        /** @type {Provider[]} */ (installed.body).find((provider) => provider.provider === subscription?.delivery.provider) ?? providerOfSubscription;
     showSubscription(subscription, feedOfSubscription, providerOfSubscription);
   });
 });

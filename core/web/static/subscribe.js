@@ -71,14 +71,24 @@ function showFeed() {
   if (!feed) return;
   showFilterFields();
   const choices = byId('event-type-choices');
+  // What was ticked stays ticked when the page writes the choices again in another language.
+  const ticked = new Set([...choices.querySelectorAll('input:checked')].map((box) => /** @type {HTMLInputElement} */ (box).value));
   choices.replaceChildren(
     ...eventTypeChoices(feed).map(({ label, hint, types }) => {
       const id = `event-${types[0]}`;
       const hintId = `${id}-hint`;
+      const value = types.join(',');
       return el(
         'div',
         { class: 'choice with-hint' },
-        el('input', { type: 'checkbox', id, name: 'eventTypes', value: types.join(','), ...(hint ? { 'aria-describedby': hintId } : {}) }),
+        el('input', {
+          type: 'checkbox',
+          id,
+          name: 'eventTypes',
+          value,
+          ...(hint ? { 'aria-describedby': hintId } : {}),
+          ...(ticked.has(value) ? { checked: '' } : {}),
+        }),
         el('label', { for: id }, label),
         ...(hint ? [el('p', { class: 'hint', id: hintId }, hint)] : []),
       );
@@ -120,12 +130,14 @@ function showProvider() {
 
 /** The "Deliver by" choices: every installed provider; those that cannot deliver yet are shown, not offered. */
 async function fillProviders() {
-  const answer = await loadProviders();
+  const answer = await loadProviders(currentPageLanguage());
   const choices = byId('provider-choices');
   if (!answer.ok) {
     choices.replaceChildren();
     return say(alertRegion, explain(answer.failure, 'catalog').text);
   }
+  // The way chosen stays chosen when the page writes the choices again in another language.
+  const chosen = selectedProvider()?.provider;
   providers = answer.body;
   choices.replaceChildren(
     ...providers.map((provider, index) => {
@@ -133,8 +145,20 @@ async function fillProviders() {
       return el(
         'div',
         { class: 'choice' },
-        el('input', { type: 'radio', id, name: 'provider', value: provider.provider, ...(provider.available ? {} : { disabled: '' }) }),
-        el('label', { for: id }, provider.displayName, ...(provider.available ? [] : [el('span', { class: 'optional' }, ' (not available here yet)')])),
+        el('input', {
+          type: 'radio',
+          id,
+          name: 'provider',
+          value: provider.provider,
+          ...(provider.available ? {} : { disabled: '' }),
+          ...(provider.available && provider.provider === chosen ? { checked: '' } : {}),
+        }),
+        el(
+          'label',
+          { for: id },
+          provider.displayName,
+          ...(provider.available ? [] : [el('span', { class: 'optional' }, ` ${pageWord('page.notAvailable', '(not available here yet)')}`)]),
+        ),
       );
     }),
   );
@@ -143,7 +167,7 @@ async function fillProviders() {
   if (offered.length === 1) offered[0].checked = true;
   else if (offered.length === 0) {
     button.disabled = true;
-    say(alertRegion, 'This service cannot deliver alerts yet: no way of delivery is set up. Please come back later.');
+    say(alertRegion, pageWord('page.noTargets', 'This service cannot deliver alerts yet: no way of delivery is set up. Please come back later.'));
   }
   for (const radio of providerRadios()) radio.addEventListener('change', showProvider);
   showProvider();
@@ -153,9 +177,10 @@ async function fillFeeds() {
   const answer = await loadCatalog(currentPageLanguage());
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'catalog').text);
   feeds = answer.body;
-  feedSelect.replaceChildren(...feeds.map((feed) => el('option', { value: feed.id }, feed.displayName)));
+  const chosen = feedSelect.value;
+  feedSelect.replaceChildren(...feeds.map((feed) => el('option', { value: feed.id, ...(feed.id === chosen ? { selected: '' } : {}) }, feed.displayName)));
   feedSelect.disabled = feeds.length === 0;
-  if (feeds.length === 0) return say(alertRegion, 'This service offers no feeds yet.');
+  if (feeds.length === 0) return say(alertRegion, pageWord('page.noFeeds', 'This service offers no feeds yet.'));
   showFeed();
 }
 
@@ -367,12 +392,9 @@ onLanguageChange((code) => {
   const select = /** @type {HTMLSelectElement} */ (byId('language'));
   if (!alertLanguageChosen && [...select.options].some((option) => option.value === code)) select.value = code;
 });
-// The feeds' own words for their filter fields come in the page's language.
-onLanguageChange((code) => {
-  void loadCatalog(code).then((answer) => {
-    if (!answer.ok || feeds.length === 0) return;
-    feeds = answer.body;
-    showFilterFields();
-  });
+// The feeds' and the targets' own words (names, event types, filter fields, the destination's label) come in the page's language.
+onLanguageChange(() => {
+  void fillFeeds();
+  void fillProviders();
 });
 void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(fillLanguages);

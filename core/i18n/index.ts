@@ -11,10 +11,13 @@ export {
   intlLocale,
   isLocale,
   LOCALES,
+  localesFor,
+  SHIPPED_LOCALES,
   loadMessages,
   type MessageCatalog,
   type Translate,
 } from '../plugin-api/messages.ts';
+export { PSEUDO_LOCALE, pseudoText } from '../plugin-api/pseudo-locale.ts';
 export {
   formatClockTime,
   formatDateTime,

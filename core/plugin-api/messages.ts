@@ -2,19 +2,33 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
+import { PSEUDO_LOCALE, pseudoMessage } from './pseudo-locale.ts';
 
 /**
- * The languages a subscriber can choose (`preferences.language`, `GET
- * /api/locales`), and a plugin's own messages in them: `locales/<code>.json`
- * in its folder, flat `{ "key": "ICU MessageFormat text" }`. A message a
- * locale lacks falls back to English; one English lacks is its key.
+ * The languages the service ships, and a plugin's own messages in them:
+ * `locales/<code>.json` in its folder, flat `{ "key": "ICU MessageFormat
+ * text" }`, one file per language. A message a locale lacks falls back to
+ * English; one English lacks is its key.
  */
-export const LOCALES = Object.freeze([
+export const SHIPPED_LOCALES = Object.freeze([
   Object.freeze({ code: 'en', name: 'English', intl: 'en-GB' }),
   Object.freeze({ code: 'si', name: 'සිංහල', intl: 'si-LK' }),
   Object.freeze({ code: 'ta', name: 'தமிழ்', intl: 'ta-LK' }),
 ]);
 export const DEFAULT_LOCALE = 'en';
+
+/** The languages offered: the shipped ones, and outside production the pseudo-locale `en-XA` (no files: made from English). Pure. */
+export function localesFor(nodeEnv: string | undefined): ReadonlyArray<{ readonly code: string; readonly name: string; readonly intl: string }> {
+  if (nodeEnv === 'production') return SHIPPED_LOCALES;
+  return Object.freeze([...SHIPPED_LOCALES, Object.freeze({ code: PSEUDO_LOCALE, name: 'Ƥšéûðö (en-XA)', intl: 'en-GB' })]);
+}
+
+/**
+ * The languages a subscriber can choose (`preferences.language`, `GET
+ * /api/locales`): the shipped ones, and `en-XA` unless the service was
+ * started with NODE_ENV=production.
+ */
+export const LOCALES = localesFor(process.env.NODE_ENV);
 
 /** Whether a code is one of LOCALES. */
 export const isLocale = (code: unknown): code is string => typeof code === 'string' && LOCALES.some((locale) => locale.code === code);
@@ -65,6 +79,12 @@ function translatorOf(catalog: MessageCatalog, code: string): Translate {
   const formats = new Map<string, IntlMessageFormat>();
   return (key, values) => {
     let format = formats.get(key);
+    if (!format && code === PSEUDO_LOCALE) {
+      const english = catalog.get(DEFAULT_LOCALE)?.[key];
+      if (english === undefined) return key;
+      format = new IntlMessageFormat(pseudoMessage(english), intlLocale(code));
+      formats.set(key, format);
+    }
     if (!format) {
       const own = catalog.get(code)?.[key];
       const pattern = own ?? catalog.get(DEFAULT_LOCALE)?.[key];

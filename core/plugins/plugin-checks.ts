@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { intlLocale, LOCALES } from '../i18n/index.ts';
+import { intlLocale, SHIPPED_LOCALES } from '../i18n/index.ts';
 
 /**
  * The platform's checks of one plugin folder that need no running service
@@ -68,7 +68,7 @@ export function localeProblems(folder: string): string[] {
   if (!existsSync(dir)) return [];
   const problems: string[] = [];
   const catalogs = new Map<string, Record<string, unknown>>();
-  for (const { code } of LOCALES) {
+  for (const { code } of SHIPPED_LOCALES) {
     const file = path.join(dir, `${code}.json`);
     if (!existsSync(file)) {
       problems.push(`locales/${code}.json is missing`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
-import { intlLocale, loadMessages, LOCALES } from '../../core/plugin-api/messages.ts';
+import { intlLocale, loadMessages, SHIPPED_LOCALES as LOCALES } from '../../core/plugin-api/messages.ts';
 import { argumentsOf } from '../../core/plugins/plugin-checks.ts';
 
 /** Every folder of message files: core's and each shipped plugin's. */

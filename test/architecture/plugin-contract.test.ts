@@ -5,7 +5,19 @@ import { projectRoot } from '../../core/paths.ts';
 import { importsIn } from '../../core/plugins/plugin-checks.ts';
 const API_FOLDER = path.join(projectRoot, 'core', 'plugin-api');
 /** What the contract may name outside itself: the settings schema builder and the types of the frameworks a plugin is handed. */
-const PACKAGES = ['typebox', 'fastify', 'knex', '@fastify/error', 'intl-messageformat', 'ajv', 'ajv-formats', 'node:fs', 'node:path', 'node:url'];
+const PACKAGES = [
+  'typebox',
+  'fastify',
+  'knex',
+  '@fastify/error',
+  'intl-messageformat',
+  '@formatjs/icu-messageformat-parser',
+  'ajv',
+  'ajv-formats',
+  'node:fs',
+  'node:path',
+  'node:url',
+];
 
 /** Every module the contract reaches through relative imports, and every package named on the way. */
 function closureOf(entry: string): { files: string[]; packages: string[] } {

@@ -6,7 +6,7 @@
  * so a plugin written from the guide does not write them again.
  */
 export { ErrorSchema, errorResponses, noContent, pageOrError, textResponse } from './response-schemas.ts';
-export { createTranslator, DEFAULT_LOCALE, intlLocale, isLocale, loadMessages, LOCALES } from './messages.ts';
+export { createTranslator, DEFAULT_LOCALE, intlLocale, isLocale, loadMessages, localeOfAcceptLanguage, LOCALES } from './messages.ts';
 export { eventTypeWords, feedCatalogOf } from './feed-presentation.ts';
 export { createValidator } from './validation.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';

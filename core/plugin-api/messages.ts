@@ -33,6 +33,35 @@ export const LOCALES = localesFor(process.env.NODE_ENV);
 /** Whether a code is one of LOCALES. */
 export const isLocale = (code: unknown): code is string => typeof code === 'string' && LOCALES.some((locale) => locale.code === code);
 
+/**
+ * The language of LOCALES a browser asks for first in its Accept-Language
+ * (`ta-IN,ta;q=0.9,en;q=0.8` → `ta`): a whole tag offered (`en-XA`), else
+ * its language; English when it asks for none offered. Pure.
+ */
+export function localeOfAcceptLanguage(header: string | undefined): string {
+  const tags = (header ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...parameters] = part.trim().split(';');
+      const q = Number(
+        parameters
+          .find((parameter) => parameter.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? '1',
+      );
+      return { tag: tag.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.tag !== '' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of tags) {
+    const whole = LOCALES.find((locale) => locale.code.toLowerCase() === tag);
+    if (whole) return whole.code;
+    const language = LOCALES.find((locale) => locale.code === tag.split('-')[0]);
+    if (language) return language.code;
+  }
+  return DEFAULT_LOCALE;
+}
+
 /** The Intl locale of a code (`si` → `si-LK`), for dates and numbers; English for an unknown one. */
 export const intlLocale = (code: string | undefined): string => LOCALES.find((locale) => locale.code === code)?.intl ?? 'en-GB';
 

@@ -15,6 +15,10 @@ export interface PersonPage {
   readonly form?: { readonly action: string; readonly fields: Readonly<Record<string, string>>; readonly button: string };
   /** `good` (green), `bad` (red) or `plain`: the look of the page's message. */
   readonly tone?: 'good' | 'bad' | 'plain';
+  /** The language the page is written in (a code of LOCALES, its `lang`); English by default. */
+  readonly language?: string;
+  /** The words of the link to the subscribe page, in that language; "Get alerts" by default. */
+  readonly homeLink?: string;
 }
 
 /** The headers of such a page: no cache (it may answer a token), no referrer, a strict CSP. */
@@ -38,7 +42,7 @@ export function personPage(page: PersonPage): string {
         .join('')}<button type="submit">${escapeHtml(page.form.button)}</button></form>`
     : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(page.language ?? 'en')}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -52,7 +56,7 @@ export function personPage(page: PersonPage): string {
 <h1>${escapeHtml(page.title)}</h1>
 ${page.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
 ${form}
-<nav class="page-links"><a href="/subscribe">Get alerts</a></nav>
+<nav class="page-links"><a href="/subscribe">${escapeHtml(page.homeLink ?? 'Get alerts')}</a></nav>
 </main>
 </body>
 </html>

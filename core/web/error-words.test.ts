@@ -16,11 +16,48 @@ describe('API failures in words a person understands', () => {
     [0, 'in 1 second'],
     [60, 'in 1 minute'],
     [299, 'in 5 minutes'],
-    [3600, 'in about 1 hour'],
-    [7200, 'in about 2 hours'],
-    [5 * 86_400, 'in about 5 days'],
+    [3600, 'in 1 hour'],
+    [7200, 'in 2 hours'],
+    [5 * 86_400, 'in 5 days'],
   ])('waiting %i s reads "%s"', (seconds, words) => {
     expect(waitWords(seconds)).toBe(words);
+  });
+
+  it("says the wait in the page's language (Intl's words)", () => {
+    expect(waitWords(299, 'ta-LK')).toBe(new Intl.RelativeTimeFormat('ta-LK', { numeric: 'always' }).format(5, 'minute'));
+    expect(waitWords(299, 'ta-LK')).toMatch(/[\u0B80-\u0BFF]/);
+  });
+
+  it.each([
+    [failure(0), 'subscribe'],
+    [failure(500), 'view'],
+    [failure(429, 'MaxPerIpPerDay', '7200'), 'subscribe'],
+    [failure(429, '', '240'), 'test'],
+    [failure(429, '', null), 'edit'],
+    [failure(400, 'body/delivery/destination must be an email address'), 'subscribe'],
+    [failure(400, 'body/filter/feeders/0 must NOT have more than 100 characters'), 'edit'],
+    [failure(400, 'body/filter must NOT have additional properties'), 'subscribe'],
+    [failure(413), 'subscribe'],
+    [failure(403), 'subscribe'],
+    [failure(418), 'subscribe'],
+    [failure(401), 'view'],
+    [failure(404), 'view'],
+    [failure(409, 'not verified'), 'test'],
+    [failure(409, 'x'), 'test'],
+    [failure(502), 'catalog'],
+  ] as const)('every sentence it says is a page word (%j, %s): a page shows it in its language', (refused, action) => {
+    const keyOnly = (key: string) => key;
+    expect(explainFailure(refused, action, NOW, { formatTime: clock, w: keyOnly }).text).toMatch(/^page\.[\w.]+$/);
+  });
+
+  it('a refused code too is said in page words, their placeholders filled', () => {
+    const said: Array<[string, Record<string, string> | undefined]> = [];
+    const words = (key: string, _english: string, values?: Record<string, string>) => {
+      said.push([key, values]);
+      return key;
+    };
+    codeFailureWords({ status: 400, body: { message: 'body/code is wrong (3 tries left)' }, retryAfter: null }, words);
+    expect(said).toEqual([['page.code.triesLeft', { tries: '3' }]]);
   });
 
   it.each([
@@ -77,29 +114,31 @@ describe('API failures in words a person understands', () => {
   it.each([
     [
       'at most 3 verification messages per destination (an email address or a phone number) per day (SubscriptionLimits__MaxVerificationsPerAddressPerDay)',
-      'This address has had all its confirmation messages for today. You can try again in about 2 hours (at 00:00).',
+      'This address has had all its confirmation messages for today. You can try again in 2 hours (at 00:00).',
     ],
     [
       'at most 3 subscriptions may be created per address per day (SubscriptionLimits__MaxPerIpPerDay)',
-      'As many subscriptions as may be made from one connection in a day have been made from yours. Please try again in about 2 hours (at 00:00).',
+      'As many subscriptions as may be made from one connection in a day have been made from yours. Please try again in 2 hours (at 00:00).',
     ],
     [
       'at most 3 subscriptions per address: delete one first (SubscriptionLimits__MaxPerIp)',
-      'You have reached the limit of subscriptions from one connection. Delete one you no longer need from its manage page, or try again in about 2 hours (at 00:00).',
+      'You have reached the limit of subscriptions from one connection. Delete one you no longer need from its manage page, or try again in 2 hours (at 00:00).',
     ],
     [
       'at most 2 subscriptions per user: delete one first (SubscriptionLimits__MaxSubscriptionsPerUser)',
       'Your account has all the subscriptions it may have. Delete one you no longer need from its manage page to make another.',
     ],
   ])('a 429 on subscribe for %s says what helps, and when to try again from Retry-After', (message, text) => {
-    expect(explainFailure(failure(429, message, '7200'), 'subscribe', NOW, clock).text).toBe(text);
+    expect(explainFailure(failure(429, message, '7200'), 'subscribe', NOW, { formatTime: clock }).text).toBe(text);
   });
 
   it("a 429 on test names the cooldown's end", () => {
-    expect(explainFailure(failure(429, 'one test per 300 s', '240'), 'test', NOW, clock).text).toBe(
+    expect(explainFailure(failure(429, 'one test per 300 s', '240'), 'test', NOW, { formatTime: clock }).text).toBe(
       'A test was sent a short while ago. You can send another one in 4 minutes (at 22:04).',
     );
-    expect(explainFailure(failure(429, '', null), 'test', NOW, clock).text).toBe('A test was sent a short while ago. You can send another one later.');
+    expect(explainFailure(failure(429, '', null), 'test', NOW, { formatTime: clock }).text).toBe(
+      'A test was sent a short while ago. You can send another one later.',
+    );
   });
 
   it.each([
@@ -115,14 +154,14 @@ describe('API failures in words a person understands', () => {
     [403, 'delete', 'This manage link does not match the subscription. Use the full “Manage this subscription” link from the page where you subscribed.'],
     [404, 'view', 'This subscription does not exist. It may have been deleted.'],
   ] as const)('%i on %s reads in plain words', (status, action, text) => {
-    expect(explainFailure(failure(status, 'internal words'), action, NOW, clock)).toEqual({ field: null, text });
+    expect(explainFailure(failure(status, 'internal words'), action, NOW, { formatTime: clock })).toEqual({ field: null, text });
   });
 
   it('a 409 on test tells an unconfirmed address from a stopped subscription', () => {
-    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, clock).text).toMatch(
+    expect(explainFailure(failure(409, 'subscription x is not active: its address is not verified yet'), 'test', NOW, { formatTime: clock }).text).toMatch(
       /starts once you confirm it/,
     );
-    expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, clock).text).toBe(
+    expect(explainFailure(failure(409, 'subscription x is not active'), 'test', NOW, { formatTime: clock }).text).toBe(
       'This subscription is no longer active, so no test can be sent.',
     );
   });

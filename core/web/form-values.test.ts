@@ -194,8 +194,10 @@ describe('the subscribe form, as a create request', () => {
     ['a regional tag by its language', ['si-LK'], 'si'],
     ['English when none is written', ['fr', 'de'], 'en'],
     ['English for a browser that says nothing', [], 'en'],
+    ['a whole tag the service offers (the pseudo-locale) before its language', ['en-XA', 'en'], 'en-XA'],
+    ['en-GB as English', ['en-GB'], 'en'],
   ])('pickLanguage: %s', (_case, browser, expected) => {
-    expect(pickLanguage(browser, ['en', 'si', 'ta'], 'en')).toBe(expected);
+    expect(pickLanguage(browser, ['en', 'si', 'ta', 'en-XA'], 'en')).toBe(expected);
   });
 
   it('a create sends the language chosen, English as no preference', () => {

@@ -21,6 +21,7 @@ export const ASSET_NAMES = [
   'manage.js',
   'api-client.js',
   'error-words.js',
+  'failure-words.js',
   'filter-fields.js',
   'form-values.js',
   'link-setup.js',

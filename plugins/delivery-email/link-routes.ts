@@ -1,17 +1,9 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Errors, pageOrError, textResponse, Type, type SubscriptionState } from '#plugin-api';
+import { Errors, localeOfAcceptLanguage, pageOrError, textResponse, Type, type SubscriptionState } from '#plugin-api';
 import type { EmailRuntime } from './email-runtime.ts';
-import {
-  alreadyVerifiedPage,
-  badUnsubscribeLinkPage,
-  badVerifyLinkPage,
-  PAGE_HEADERS,
-  unsubscribeConfirmPage,
-  unsubscribedPage,
-  verifiedPage,
-} from './link-pages.ts';
+import { linkPages, PAGE_HEADERS } from './link-pages.ts';
 import { hashToken, isUnsubscribeToken } from './link-tokens.ts';
 import { useVerificationToken, verificationTokenUsed } from './outbox-repository.ts';
 
@@ -38,6 +30,10 @@ const linkSchema = (summary: string, description: string, page: string) => ({
 });
 
 /** A person clicking a link gets a page; an API client (or a test without Accept) the usual JSON error. */
+/** The pages in the subscription's language (the alerts' own), or the browser's when the link names none. */
+const pagesFor = (request: FastifyRequest, subscription: SubscriptionState | undefined) =>
+  linkPages(subscription?.language ?? localeOfAcceptLanguage(request.headers['accept-language']));
+
 function refuse(request: FastifyRequest, reply: FastifyReply, message: string, html: () => string) {
   if (request.headers.accept?.includes('text/html')) return reply.status(400).headers(PAGE_HEADERS).send(html());
   throw new Errors.InvalidField(message);
@@ -107,12 +103,12 @@ export async function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): P
     if (!verified) {
       // People click twice and reopen tabs: a used link of alerts that are on says so, and changes nothing.
       if (subscription?.isActive && token !== undefined && (await verificationTokenUsed(context.db, subscription.id, hashToken(token)))) {
-        return reply.headers(PAGE_HEADERS).send(alreadyVerifiedPage(subscription.displayName));
+        return reply.headers(PAGE_HEADERS).send(pagesFor(request, subscription).alreadyVerified(subscription.displayName));
       }
-      return refuse(request, reply, 'query/token is invalid, expired or already used', badVerifyLinkPage);
+      return refuse(request, reply, 'query/token is invalid, expired or already used', pagesFor(request, subscription).badVerifyLink);
     }
     request.log.info({ subscription: subscription.publicId }, 'email address verified');
-    return reply.headers(PAGE_HEADERS).send(verifiedPage(subscription.displayName));
+    return reply.headers(PAGE_HEADERS).send(pagesFor(request, subscription).verified(subscription.displayName));
   });
 
   const confirmSchema = linkSchema(
@@ -122,9 +118,9 @@ export async function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): P
   );
   app.get<LinkRequest>(`${BASE}/:publicId/unsubscribe`, { schema: confirmSchema }, async (request, reply) => {
     const subscription = await unsubscribable(request.params.publicId, request.query.token);
-    if (!subscription) return refuse(request, reply, 'query/token is invalid', badUnsubscribeLinkPage);
+    if (!subscription) return refuse(request, reply, 'query/token is invalid', pagesFor(request, undefined).badUnsubscribeLink);
     const action = `${BASE}/${encodeURIComponent(subscription.publicId)}/unsubscribe?token=${encodeURIComponent(request.query.token!)}`;
-    return reply.headers(PAGE_HEADERS).send(unsubscribeConfirmPage(subscription.displayName, subscription.isActive, action));
+    return reply.headers(PAGE_HEADERS).send(pagesFor(request, subscription).unsubscribeConfirm(subscription.displayName, subscription.isActive, action));
   });
 
   app.post<LinkRequest & { Body: unknown }>(
@@ -145,7 +141,7 @@ export async function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): P
     },
     async (request, reply) => {
       const subscription = await unsubscribable(request.params.publicId, request.query.token);
-      if (!subscription) return refuse(request, reply, 'query/token is invalid', badUnsubscribeLinkPage);
+      if (!subscription) return refuse(request, reply, 'query/token is invalid', pagesFor(request, undefined).badUnsubscribeLink);
       // The body may be a form or any JSON at all: only the string One-Click counts.
       const field = request.body !== null && typeof request.body === 'object' ? (request.body as Record<string, unknown>)['List-Unsubscribe'] : undefined;
       if (typeof field !== 'string' || field.trim() !== ONE_CLICK) {
@@ -153,7 +149,7 @@ export async function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): P
       }
       if (subscription.isActive || subscription.pendingVerification) await context.subscriptions.setActive(subscription.id, false);
       request.log.info({ subscription: subscription.publicId }, 'email subscription unsubscribed');
-      return reply.headers(PAGE_HEADERS).send(unsubscribedPage(subscription.displayName));
+      return reply.headers(PAGE_HEADERS).send(pagesFor(request, subscription).unsubscribed(subscription.displayName));
     },
   );
 }

@@ -8,6 +8,7 @@ import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utili
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { createdSubscription } from '../helpers/created-subscription.ts';
 import { ifInstalled, installed } from '../helpers/shipped-plugins.ts';
 import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -62,14 +63,12 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
     });
     await started.app.listen({ host: '127.0.0.1', port: 0 });
     baseUrl = `http://127.0.0.1:${(started.app.server.address() as { port: number }).port}`;
-    const created = (await (
-      await fetch(`${baseUrl}/api/notification-subscriptions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ displayName: 'Kandy home', feedId: 'utility.power-outages', delivery: { provider: 'Push' }, filter: { areas: ['Kandy'] } }),
-      })
-    ).json()) as { publicId: string; manageToken: string };
-    manage = `/manage/${created.publicId}#token=${encodeURIComponent(created.manageToken)}`;
+    ({ manage } = await createdSubscription(baseUrl, {
+      displayName: 'Kandy home',
+      feedId: 'utility.power-outages',
+      delivery: { provider: 'Push' },
+      filter: { locationKeywords: ['Kandy'] },
+    }));
     browser = await launchChromium(chromiumPath!);
   });
   afterAll(async () => {
@@ -159,6 +158,46 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
       await expect.poll(() => page.locator('#confirm-code-error').textContent(), { timeout: 20_000 }).not.toBe('');
       expect(await page.locator('#confirm-code').getAttribute('aria-invalid')).toBe('true');
       expect(await violations(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('subscribing and then sending a test with the keyboard alone, every control reached showing where the focus is', async () => {
+    const { page, close } = await opened('/subscribe', DESKTOP);
+    try {
+      /** Tabs until `selector` has the focus, checking on the way that each control focused shows it (an outline or a ring). */
+      const tabTo = async (selector: string) => {
+        for (let step = 0; step < 60; step += 1) {
+          await page.keyboard.press('Tab');
+          const focus = (await page.evaluate(`(() => {
+            const element = document.activeElement;
+            if (!element || element === document.body) return null;
+            const style = getComputedStyle(element);
+            return { matches: element.matches(${JSON.stringify(selector)}), shown: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' || style.boxShadow !== 'none', name: element.id || element.tagName };
+          })()`)) as { matches: boolean; shown: boolean; name: string } | null;
+          if (!focus) continue;
+          expect(focus.shown, `the focus on ${focus.name} is visible`).toBe(true);
+          if (focus.matches) return;
+        }
+        throw new Error(`${selector} was not reached with Tab`);
+      };
+      await tabTo('input[type=radio][name="provider"]');
+      // Radios of one group: the arrow keys move the choice, as in every browser.
+      for (let step = 0; step < 6 && !(await page.locator('input[type=radio][value="Push"]').isChecked()); step += 1) {
+        await page.keyboard.press('ArrowDown');
+      }
+      expect(await page.locator('input[type=radio][value="Push"]').isChecked()).toBe(true);
+      await tabTo('#subscribe-button');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('a[href^="/manage/"]').count(), { timeout: 20_000 }).toBe(1);
+      await tabTo('a[href^="/manage/"]');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/manage\//);
+      await page.waitForLoadState('networkidle');
+      await tabTo('#test-button');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('#manage-status').textContent(), { timeout: 20_000 }).toMatch(/^Test sent by /);
     } finally {
       await close();
     }

@@ -1,7 +1,5 @@
 // @ts-check
 // The pages' one way to call the service's HTTP API.
-import { explainFailure } from './error-words.js';
-import { clockTime } from './times.js';
 
 /**
  * @typedef {import('./error-words.js').ApiFailure} ApiFailure
@@ -41,17 +39,6 @@ export async function callApi(method, path, options = {}) {
   }
   if (response.ok) return { ok: true, status: response.status, body };
   return { ok: false, failure: { status: response.status, body, retryAfter: response.headers.get('retry-after') } };
-}
-
-/**
- * The failure in words, with this browser's clock; a time it names is in `timeZone` (the feed's), with the zone shown.
- * @param {ApiFailure} failure
- * @param {Action} action
- * @param {string} [timeZone]
- * @param {Record<string, string>} [labels] form labels that differ from the usual ones
- */
-export function explain(failure, action, timeZone = 'UTC', labels = {}) {
-  return explainFailure(failure, action, new Date(), (date) => clockTime(date, timeZone), labels);
 }
 
 /** @returns {Promise<ApiResult>} */

@@ -7,7 +7,7 @@
  */
 import { callApi } from './api-client.js';
 import { el, say } from './dom.js';
-import { codeFailureWords } from './error-words.js';
+import { codeWords } from './failure-words.js';
 import { pageWord } from './page-words.js';
 
 /**
@@ -58,7 +58,7 @@ export function codeForm({ codeUrl, publicId, token, onConfirmed }) {
     button.disabled = false;
     if (answer.ok) return onConfirmed();
     input.setAttribute('aria-invalid', 'true');
-    say(alert, codeFailureWords(answer.failure));
+    say(alert, codeWords(answer.failure));
     // Back in the box, for the next try (the disabled button had the focus).
     input.focus();
   });

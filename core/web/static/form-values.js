@@ -216,6 +216,8 @@ export function deliveredBy(provider, delivery) {
  */
 export function pickLanguage(browserLanguages, codes, fallback) {
   for (const tag of browserLanguages) {
+    const whole = codes.find((code) => code.toLowerCase() === tag.toLowerCase());
+    if (whole) return whole;
     const primary = tag.toLowerCase().split('-')[0];
     if (codes.includes(primary)) return primary;
   }

@@ -1,6 +1,7 @@
 // @ts-check
 // What a person needs to take a subscribe link to their phone: the link, its QR code, and the steps its provider gives.
 import { el } from './dom.js';
+import { pageWord } from './page-words.js';
 
 /**
  * The QR code comes from the service (it encodes only this subscription's link, so it needs the
@@ -18,7 +19,7 @@ async function loadQrCode(image, publicId, token) {
     if (!response.ok) throw new Error(String(response.status));
     image.src = URL.createObjectURL(await response.blob());
   } catch {
-    image.replaceWith(el('p', { class: 'hint' }, 'The QR code could not be made: use the link above.'));
+    image.replaceWith(el('p', { class: 'hint' }, pageWord('page.link.noQr', 'The QR code could not be made: use the link above.')));
   }
 }
 
@@ -36,17 +37,24 @@ export function linkSetup({ publicId, subscribeUrl, subscribeSteps, token }, lin
       el(
         'p',
         {},
-        'There is no subscribe link yet: this way of delivery is not fully set up on the service. Your subscription is saved: once the service’s operator finishes, this page shows the link.',
+        pageWord(
+          'page.link.none',
+          'There is no subscribe link yet: this way of delivery is not fully set up on the service. Your subscription is saved: once the service’s operator finishes, this page shows the link.',
+        ),
       ),
     );
   }
-  const image = /** @type {HTMLImageElement} */ (el('img', { class: 'qr', alt: 'QR code of the subscribe link', width: '200', height: '200' }));
+  const image = /** @type {HTMLImageElement} */ (
+    el('img', { class: 'qr', alt: pageWord('page.link.qrAlt', 'QR code of the subscribe link'), width: '200', height: '200' })
+  );
   void loadQrCode(image, publicId, token);
   return el(
     'div',
     { class: 'link-setup' },
     el('p', {}, el('a', { class: 'button', href: subscribeUrl }, linkLabel)),
-    el('figure', { class: 'qr-figure' }, image, el('figcaption', {}, 'Scan it with your phone’s camera to open the link there.')),
-    ...(subscribeSteps.length > 0 ? [el('h3', {}, 'On your phone'), el('ol', { class: 'steps' }, ...subscribeSteps.map((step) => el('li', {}, step)))] : []),
+    el('figure', { class: 'qr-figure' }, image, el('figcaption', {}, pageWord('page.link.scan', 'Scan it with your phone’s camera to open the link there.'))),
+    ...(subscribeSteps.length > 0
+      ? [el('h3', {}, pageWord('page.link.onPhone', 'On your phone')), el('ol', { class: 'steps' }, ...subscribeSteps.map((step) => el('li', {}, step)))]
+      : []),
   );
 }

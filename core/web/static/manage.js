@@ -1,7 +1,8 @@
 // @ts-check
 // The manage page: /manage/{publicId}#token=…; the token stays in the fragment (never sent in a URL) and
 // goes to the API as X-Subscription-Token.
-import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
+import { callApi, loadCatalog, loadLocales, loadProviders } from './api-client.js';
+import { explain, readerWords } from './failure-words.js';
 import { byId, el, say } from './dom.js';
 import { currentPageLanguage, installLanguageSwitch, onLanguageChange } from './page-words.js';
 import { readFilterFields, renderFilterFields } from './filter-fields.js';
@@ -91,7 +92,7 @@ function showSubscription(shown, feed, provider) {
     byId('link-setup').replaceChildren(
       linkSetup(
         { publicId: shown.publicId, subscribeUrl: shown.subscribeUrl, subscribeSteps: shown.subscribeSteps, token },
-        provider.subscribeLinkLabel ?? 'Open the subscribe link',
+        provider.subscribeLinkLabel ?? pageWord('page.link.open', 'Open the subscribe link'),
       ),
     );
   }
@@ -145,8 +146,11 @@ async function showAllAlerts(feeds, providers) {
     ...all.map((entry) => {
       const feed = feeds.find((candidate) => candidate.id === entry.feedId);
       const provider = providers.find((candidate) => candidate.provider === entry.delivery.provider);
-      const where = entry.filter.locationKeywords?.length ? entry.filter.locationKeywords.join(', ') : 'every area';
-      const text = `${feed?.displayName ?? entry.feedId}, ${where}, by ${deliveredBy(provider, entry.delivery)}${entry.isActive ? '' : ' (not active)'}`;
+      const where = entry.filter.locationKeywords?.length ? entry.filter.locationKeywords.join(', ') : pageWord('page.all.everyArea', 'every area');
+      const values = { feed: feed?.displayName ?? entry.feedId, where, by: deliveredBy(provider, entry.delivery) };
+      const text = entry.isActive
+        ? readerWords('page.all.entry', '@feed, @where, by @by', values)
+        : readerWords('page.all.entryStopped', '@feed, @where, by @by (not active)', values);
       const name =
         entry.publicId === publicId
           ? el('strong', { 'aria-current': 'page' }, entry.displayName)
@@ -158,7 +162,8 @@ async function showAllAlerts(feeds, providers) {
 }
 
 async function load() {
-  await localesLoaded;
+  // The page's words, and the feed's and the target's, in the reader's language from the first drawing.
+  await Promise.all([localesLoaded, languageSet]);
   // A new subscription made from here joins this link's alerts: the token goes to the subscribe page in this tab's
   // sessionStorage, never in a URL (a link someone sends could otherwise tie a victim's subscription to their token).
   if (token) byId('subscribe-more').addEventListener('click', () => sessionStorage.setItem('np-join-token', token));
@@ -209,7 +214,7 @@ function countDown(failure, seconds) {
     const left = Math.ceil((until - Date.now()) / 1000);
     if (left <= 0) {
       clearMessages();
-      return say(statusRegion, 'You can send a test notification again.');
+      return say(statusRegion, pageWord('page.test.again', 'You can send a test notification again.'));
     }
     testButton.disabled = true;
     say(alertRegion, explain({ ...failure, retryAfter: String(left) }, 'test', timeZone()).text);
@@ -230,9 +235,16 @@ async function sendTest() {
   }
   const by = providerOfSubscription?.displayName ?? subscription?.delivery.provider ?? '';
   if (answer.body.deliveredCount > 0) {
-    say(statusRegion, `Test sent by ${by}: it should reach you within a few minutes.`);
+    say(statusRegion, readerWords('page.test.sent', 'Test sent by @by: it should reach you within a few minutes.', { by }));
   } else {
-    say(statusRegion, `The test could not be delivered right now. The service keeps trying; if nothing arrives, its ${by} delivery may be down or not set up.`);
+    say(
+      statusRegion,
+      readerWords(
+        'page.test.notDelivered',
+        'The test could not be delivered right now. The service keeps trying; if nothing arrives, its @by delivery may be down or not set up.',
+        { by },
+      ),
+    );
   }
 }
 
@@ -265,12 +277,14 @@ async function deleteSubscription() {
   byId('subscription').hidden = true;
   byId('link-setup').hidden = true;
   byId('calendar-links').hidden = true;
-  say(statusRegion, 'Subscription deleted. You will get no more alerts from it.');
+  say(statusRegion, pageWord('page.deleted', 'Subscription deleted. You will get no more alerts from it.'));
   /** @type {HTMLElement} */ (document.querySelector('h1')).focus();
 }
 
 /** The languages the service writes (GET /api/locales); English alone until they load. */
 let locales = [{ code: 'en', name: 'English' }];
+/** The page in the reader's language (its switch filled). */
+const languageSet = installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
 const localesLoaded = loadLocales().then((answer) => {
   if (answer.ok) locales = /** @type {{ locales: Array<{ code: string, name: string }> }} */ (answer.body).locales;
 });
@@ -375,7 +389,7 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
   subscription = answer.body;
   showSubscription(answer.body, feedOfSubscription, providerOfSubscription);
   closeEdit();
-  say(statusRegion, 'Saved: the next alerts follow your changes.');
+  say(statusRegion, pageWord('page.saved', 'Saved: the next alerts follow your changes.'));
 }
 
 byId('edit-button').addEventListener('click', openEdit);
@@ -385,7 +399,7 @@ onLanguageChange((code) => {
   showSubscription(subscription, feedOfSubscription, providerOfSubscription);
   // The feed's and the target's own words (names, event types, filter fields) come in the new language with their catalogs.
   void Promise.all([loadCatalog(code), loadProviders(code)]).then(([catalog, installed]) => {
-    if (!subscription) return;
+    if (!subscription || code !== currentPageLanguage()) return;
     if (catalog.ok) feedOfSubscription = /** @type {Feed[]} */ (catalog.body).find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
     if (installed.ok)
       providerOfSubscription =
@@ -404,8 +418,9 @@ if (publicId === '') {
   const heading = /** @type {HTMLElement} */ (document.querySelector('h1'));
   heading.textContent = 'All your alerts';
   heading.setAttribute('data-i18n', 'page.allAlerts');
-  document.title = 'All your alerts';
+  const title = /** @type {HTMLElement} */ (document.querySelector('title'));
+  title.textContent = 'All your alerts';
+  title.setAttribute('data-i18n', 'page.allAlerts');
   byId('all-alerts-heading').hidden = true;
 }
-void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
 void load();

@@ -3,6 +3,8 @@
 // address (Map__TileUrl) the shapes lie on its map; without one they are drawn on a plain background with
 // their areas' names, so the page still makes sense offline. Text from the service is always set as text.
 
+import { pageWord } from './page-words.js';
+
 /**
  * @typedef {{ tileUrl: string | null, attribution: string | null, center: [number, number] | null, zoom: number, geocoder: boolean, maxPlaces: number, maxRadiusMeters: number, defaultRadiusMeters: number }} MapSettings
  */
@@ -20,7 +22,9 @@ export const mapsAvailable = () => Boolean(leaflet());
  */
 export function createMap(host, settings) {
   const L = leaflet();
-  const map = L.map(host, { attributionControl: Boolean(settings.tileUrl), zoomSnap: 0.5 });
+  const map = L.map(host, { attributionControl: Boolean(settings.tileUrl), zoomSnap: 0.5, zoomControl: false });
+  // The zoom buttons' names (Leaflet's are English) in the page's language.
+  L.control.zoom({ zoomInTitle: pageWord('page.map.zoomIn', 'Zoom in'), zoomOutTitle: pageWord('page.map.zoomOut', 'Zoom out') }).addTo(map);
   if (settings.tileUrl) {
     // Leaflet writes the attribution as HTML: the operator's words are text, so they go in escaped.
     L.tileLayer(settings.tileUrl, { maxZoom: 18, attribution: asHtmlText(settings.attribution ?? '') }).addTo(map);

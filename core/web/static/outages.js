@@ -5,7 +5,7 @@
 import { callApi, loadCatalog } from './api-client.js';
 import { byId, el, say } from './dom.js';
 import { createMap, drawShapes, frame, mapsAvailable } from './map-view.js';
-import { installLanguageSwitch, onLanguageChange, pageWord } from './page-words.js';
+import { currentPageLanguage, installLanguageSwitch, onLanguageChange, pageWord } from './page-words.js';
 import { dateTime } from './times.js';
 
 const REFRESH_MS = 30_000;
@@ -63,7 +63,7 @@ function show() {
   drawn = latest.map(({ collection }) => drawShapes(map, collection, placeOf, plain));
 }
 
-async function refresh(/** @type {Array<{ id: string, displayName: string, timeZone: string }>} */ feeds) {
+async function refresh() {
   const answers = await Promise.all(feeds.map((feed) => callApi('GET', `/api/notification-feeds/${encodeURIComponent(feed.id)}/outages.geojson`)));
   const failed = answers.find((answer) => !answer.ok);
   say(errorRegion, failed ? pageWord('page.outages.unreachable', 'The outages could not be read just now. The page tries again in 30 seconds.') : '');
@@ -75,18 +75,30 @@ async function refresh(/** @type {Array<{ id: string, displayName: string, timeZ
   byId('outages-updated').textContent = `${pageWord('page.outages.updated', 'Updated')}: ${dateTime(new Date(), feeds[0]?.timeZone ?? 'UTC')}`;
 }
 
+/** The feeds that draw shapes, their names in the page's language. @type {Array<{ id: string, displayName: string, timeZone: string }>} */
+let feeds = [];
+
 async function start() {
   await installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
-  onLanguageChange(() => show());
-  const [settings, catalog] = await Promise.all([callApi('GET', '/api/map'), loadCatalog()]);
+  // The feeds' names come in the language the reader switches to, with the page's own words.
+  onLanguageChange((code) => {
+    show();
+    void loadCatalog(code).then((answer) => {
+      if (!answer.ok || code !== currentPageLanguage()) return;
+      const named = new Map(answer.body.map((/** @type {any} */ feed) => [feed.id, feed.displayName]));
+      for (const feed of feeds) feed.displayName = named.get(feed.id) ?? feed.displayName;
+      show();
+    });
+  });
+  const [settings, catalog] = await Promise.all([callApi('GET', '/api/map'), loadCatalog(currentPageLanguage())]);
   if (!catalog.ok) return say(errorRegion, pageWord('page.outages.unreachable', 'The outages could not be read just now. The page tries again in 30 seconds.'));
-  const feeds = catalog.body.filter((/** @type {any} */ feed) => feed.hasMap);
+  feeds = catalog.body.filter((/** @type {any} */ feed) => feed.hasMap);
   if (settings.ok && mapsAvailable()) {
     plain = !settings.body.tileUrl;
     map = createMap(byId('outages-map'), settings.body);
   } else byId('outages-map').hidden = true;
-  await refresh(feeds);
-  setInterval(() => void refresh(feeds), REFRESH_MS);
+  await refresh();
+  setInterval(() => void refresh(), REFRESH_MS);
 }
 
 void start();

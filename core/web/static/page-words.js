@@ -1,13 +1,16 @@
 // @ts-check
 // The pages' own words in the reader's language: the browser's (the order it sends as Accept-Language)
 // unless the reader chose another with the switch (kept in this browser). Elements marked data-i18n get
-// their text in that language; English puts the page's own text back. Text is set as text, never HTML.
+// their text in that language (data-i18n-label: their aria-label); English puts the page's own text back. Text is
+// set as text, never HTML.
 import { loadLocales } from './api-client.js';
 import { pageLanguage } from './form-values.js';
 
 const STORED = 'np-page-language';
 /** @type {WeakMap<Element, Node[]>} */
 const original = new WeakMap();
+/** @type {WeakMap<Element, string>} */
+const originalLabel = new WeakMap();
 /** @type {string} */
 let current = 'en';
 /** @type {Record<string, string> | null} */
@@ -41,6 +44,11 @@ async function apply(code) {
     const text = words?.[element.getAttribute('data-i18n') ?? ''];
     if (text) element.textContent = text;
     else element.replaceChildren(...(original.get(element) ?? []).map((node) => node.cloneNode(true)));
+  }
+  // A name only a screen reader says (a map's aria-label): data-i18n-label names its key.
+  for (const element of document.querySelectorAll('[data-i18n-label]')) {
+    if (!originalLabel.has(element)) originalLabel.set(element, element.getAttribute('aria-label') ?? '');
+    element.setAttribute('aria-label', words?.[element.getAttribute('data-i18n-label') ?? ''] || (originalLabel.get(element) ?? ''));
   }
   document.documentElement.lang = code;
   current = code;

@@ -12,12 +12,11 @@ const button = /** @type {HTMLButtonElement} */ (byId('still-out-button'));
 const errorRegion = byId('still-out-error');
 const statusRegion = byId('still-out-status');
 
-void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
-
-if (token === '') {
-  form.hidden = true;
-  say(errorRegion, pageWord('page.stillOut.noToken', 'This page is opened from the link in an alert. Open that link again.'));
-}
+if (token === '') form.hidden = true;
+// Said once the page is in the reader's language.
+void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(() => {
+  if (token === '') say(errorRegion, pageWord('page.stillOut.noToken', 'This page is opened from the link in an alert. Open that link again.'));
+});
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();

@@ -1,6 +1,7 @@
 // @ts-check
 // The subscribe page: the catalog fills the form, the form becomes a create request, the answer is shown.
-import { callApi, explain, loadCatalog, loadLocales, loadProviders } from './api-client.js';
+import { callApi, loadCatalog, loadLocales, loadProviders } from './api-client.js';
+import { explain, readerWords } from './failure-words.js';
 import { byId, el, say } from './dom.js';
 import { currentPageLanguage, installLanguageSwitch, onLanguageChange, pageWord } from './page-words.js';
 import { createRequest, derivedName, eventTypeChoices, fillTemplate, filterOfFields, pickLanguage, withDestination } from './form-values.js';
@@ -46,7 +47,7 @@ const fieldInputOf = (/** @type {string} */ field) => FIELD_IDS[field] ?? (field
 
 /** The destination field's label, where it is not the usual one (error messages name the field by it). */
 const fieldLabels = () => ({
-  destination: selectedProvider()?.destination.label ?? 'Destination',
+  destination: selectedProvider()?.destination.label ?? pageWord('page.destination', 'Destination'),
   // The feed's filter fields by its own labels.
   ...Object.fromEntries((selectedFeed()?.filterFields ?? []).map((field) => [inputIdOf(field.id), field.label])),
 });
@@ -119,7 +120,7 @@ function showProvider() {
   const field = input('destination');
   byId('destination-field').hidden = !spec?.required;
   if (!spec?.required) return;
-  byId('destination-label').textContent = spec.label ?? 'Destination';
+  byId('destination-label').textContent = spec.label ?? pageWord('page.destination', 'Destination');
   byId('destination-hint').textContent = spec.hint ?? '';
   field.type = spec.inputType ?? 'text';
   field.autocomplete = /** @type {AutoFill} */ (spec.autocomplete ?? 'off');
@@ -130,7 +131,10 @@ function showProvider() {
 
 /** The "Deliver by" choices: every installed provider; those that cannot deliver yet are shown, not offered. */
 async function fillProviders() {
-  const answer = await loadProviders(currentPageLanguage());
+  const language = currentPageLanguage();
+  const answer = await loadProviders(language);
+  // An answer in a language the page has left since (the reader switched again) is not shown.
+  if (language !== currentPageLanguage()) return;
   const choices = byId('provider-choices');
   if (!answer.ok) {
     choices.replaceChildren();
@@ -174,7 +178,9 @@ async function fillProviders() {
 }
 
 async function fillFeeds() {
-  const answer = await loadCatalog(currentPageLanguage());
+  const language = currentPageLanguage();
+  const answer = await loadCatalog(language);
+  if (language !== currentPageLanguage()) return;
   if (!answer.ok) return say(alertRegion, explain(answer.failure, 'catalog').text);
   feeds = answer.body;
   const chosen = feedSelect.value;
@@ -306,12 +312,12 @@ async function submit(/** @type {SubmitEvent} */ event) {
   }
   const provider = selectedProvider();
   if (!provider) {
-    say(alertRegion, 'Deliver by: please choose how the alerts should reach you.');
+    say(alertRegion, pageWord('page.chooseTarget', 'Deliver by: please choose how the alerts should reach you.'));
     return markInvalid('provider');
   }
   const required = provider.destination.required;
   if (required && input('destination').value.trim() === '') {
-    say(alertRegion, `${fieldLabels().destination}: please enter where the alerts should go.`);
+    say(alertRegion, readerWords('page.enterDestination', '@field: please enter where the alerts should go.', { field: fieldLabels().destination }));
     return markInvalid('destination');
   }
   const eventTypes = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('input[name="eventTypes"]:checked')]).map((box) => box.value);
@@ -381,8 +387,6 @@ async function fillLanguages() {
   byId('language-field').hidden = false;
 }
 
-void fillProviders();
-void fillFeeds();
 // The alerts' language follows the page's when the reader switches it, until they choose the alerts' language themselves.
 let alertLanguageChosen = false;
 byId('language').addEventListener('change', () => {
@@ -392,9 +396,19 @@ onLanguageChange((code) => {
   const select = /** @type {HTMLSelectElement} */ (byId('language'));
   if (!alertLanguageChosen && [...select.options].some((option) => option.value === code)) select.value = code;
 });
-// The feeds' and the targets' own words (names, event types, filter fields, the destination's label) come in the page's language.
+// The feeds' and the targets' own words (names, event types, filter fields, the destination's label) come in the
+// page's language: asked for once the page knows it (its switch put it there), and again at each switch.
+let filled = false;
 onLanguageChange(() => {
+  filled = true;
   void fillFeeds();
   void fillProviders();
 });
-void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(fillLanguages);
+void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(() => {
+  // No language could be set (the languages did not load): the page's English words.
+  if (!filled) {
+    void fillFeeds();
+    void fillProviders();
+  }
+  return fillLanguages();
+});

@@ -140,7 +140,7 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     const [cookie] = (await context!.cookies()).filter((c) => c.name === 'np_console');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/console', secure: false });
     await expect.poll(() => page.locator('#feeds-table tbody').textContent(), SLOW).toContain('Power outages');
-    expect(await page.locator('#subscriptions-table tbody').textContent()).toContain('Power outagesPush4');
+    expect(await page.locator('#subscriptions-table tbody').textContent()).toContain('Power outagesPush notification4');
 
     // An event over the threshold is held; the console shows it with its count.
     feed.setPowerOutages([{ id: 'PO-ALL', feeder: 'F1', areas: ['Kandy', 'Galle'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null }]);

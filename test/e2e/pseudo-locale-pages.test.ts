@@ -6,7 +6,8 @@ import { startSmtpDouble, type SmtpDouble } from '../doubles/smtp-double.ts';
 import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
-import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { E2E_JWT_SECRET, e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { untranslated } from '../helpers/pseudo-check.ts';
 import { createdSubscription } from '../helpers/created-subscription.ts';
 import { ifInstalled } from '../helpers/shipped-plugins.ts';
@@ -20,7 +21,7 @@ const SLOW = { timeout: 20_000, interval: 100 };
 const PSEUDO: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, locale: 'en-XA' };
 /** What the test puts in: a subscription's name and the feed's places (values, never translated). */
 const OUTBOX = 'delivery-email.outbox';
-const DATA = ['Kandy home', 'Kandy', 'Peradeniya', 'F12', 'PO-PSEUDO', 'Fallen line', 'someone@example.org'];
+const DATA = ['token:night-shift', 'night-shift', 'Kandy home', 'Kandy', 'Peradeniya', 'F12', 'PO-PSEUDO', 'Fallen line', 'someone@example.org'];
 
 /**
  * Every page and state read in the pseudo-locale `en-XA`: a text on it that
@@ -101,6 +102,7 @@ describe.skipIf(!chromiumPath)('every page in the pseudo-locale en-XA', { timeou
     ['the manage page', () => manage],
     ['the outages map', () => '/outages'],
     ['"Still out?"', () => '/still-out'],
+    ['the console, signed out', () => '/console'],
   ])('%s: every text is pseudo-localised', async (_name, path) => expectPage(path()));
 
   it('the subscribe page, a refused address and then the result: pseudo-localised', async () => {
@@ -135,6 +137,19 @@ describe.skipIf(!chromiumPath)('every page in the pseudo-locale en-XA', { timeou
       await close();
     }
   });
+  it('the console, signed in: pseudo-localised', async () => {
+    const { page, close } = await opened('/console');
+    try {
+      await page.locator('#admin-token').fill(jwtFor(E2E_JWT_SECRET, { sub: 'night-shift', role: 'admin' }));
+      await page.locator('#token-form button[type=submit]').click();
+      await expect.poll(() => page.locator('#signed-in').isVisible(), SLOW).toBe(true);
+      await expect.poll(() => page.locator('#refreshed').textContent(), SLOW).not.toBe('');
+      expect(await check(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('the check itself finds an English text put on a page: it is not passing by reading nothing', async () => {
     const { page, close } = await opened('/subscribe');
     try {

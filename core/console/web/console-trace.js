@@ -2,8 +2,10 @@
 // The console's "Find a subscriber": a search by public id, email address, phone number or push topic, and the
 // trace of one subscription (why each of its feed's latest events did or did not reach it). Text is set as text.
 import { byId, el, say } from './dom.js';
+import { readerWords as w } from './failure-words.js';
+import { pageWord } from './page-words.js';
 
-/** What decided an event, in an operator's words (the API's criterion names). @type {Record<string, string>} */
+/** What decided an event, in an operator's words (the API's criterion names; English here, each a page word). @type {Record<string, string>} */
 const CRITERIA = {
   where: 'Not in their areas or places',
   feeders: 'Not one of their feeders',
@@ -22,7 +24,13 @@ const CRITERIA = {
 
 /** @param {string | null} criterion */
 const criterionWords = (criterion) =>
-  criterion === null ? 'Sent' : (CRITERIA[criterion] ?? (criterion.startsWith('fields.') ? `Not their ${criterion.slice(7)}` : criterion));
+  criterion === null
+    ? pageWord('page.trace.sent', 'Sent')
+    : Object.hasOwn(CRITERIA, criterion)
+      ? pageWord(`page.trace.criterion.${criterion}`, CRITERIA[criterion])
+      : criterion.startsWith('fields.')
+        ? w('page.trace.notTheir', 'Not their @field', { field: criterion.slice(7) })
+        : criterion;
 
 /**
  * @typedef {{ ok: boolean, status: number, body: any }} Answer
@@ -58,14 +66,25 @@ function deliveryWords(delivery, deps) {
  */
 function showTrace(trace, deps) {
   const { subscription, events } = trace;
-  byId('trace-heading').textContent = `${subscription.displayName}: ${deps.feedName(subscription.feedId)} by ${deps.channelName(subscription.provider)}`;
-  byId('trace-summary').textContent =
-    `${subscription.isActive ? 'Active' : 'Not active'} · subscribed ${deps.when(subscription.createdAt)} · ${subscription.publicId}. ` +
-    `The feed's last ${events.length} events, newest first, judged by the subscription's filter as it is now.`;
+  byId('trace-heading').textContent = w('page.trace.heading', '@name: @feed by @channel', {
+    name: subscription.displayName,
+    feed: deps.feedName(subscription.feedId),
+    channel: deps.channelName(subscription.provider),
+  });
+  byId('trace-summary').textContent = w(
+    'page.trace.summary',
+    "@state · subscribed @when · @id. The feed's last @count events, newest first, judged by the subscription's filter as it is now.",
+    {
+      state: subscription.isActive ? pageWord('page.trace.active', 'Active') : pageWord('page.trace.notActive', 'Not active'),
+      when: deps.when(subscription.createdAt),
+      id: subscription.publicId,
+      count: String(events.length),
+    },
+  );
   const body = /** @type {HTMLTableElement} */ (byId('trace-table')).tBodies[0];
   body.replaceChildren(
     ...(events.length === 0
-      ? [el('tr', {}, el('td', { colspan: '4', class: 'empty' }, 'The feed has no events yet.'))]
+      ? [el('tr', {}, el('td', { colspan: '4', class: 'empty' }, pageWord('page.trace.noEvents', 'The feed has no events yet.')))]
       : events.map((/** @type {any} */ event) =>
           el(
             'tr',
@@ -77,7 +96,7 @@ function showTrace(trace, deps) {
               el('br'),
               el('span', { class: 'hint' }, deps.when(event.createdAt)),
             ),
-            el('td', {}, event.matched ? 'Yes' : 'No'),
+            el('td', {}, event.matched ? pageWord('page.trace.yes', 'Yes') : pageWord('page.trace.no', 'No')),
             el('td', {}, criterionWords(event.criterion), ...(event.reason ? [el('br'), el('span', { class: 'hint' }, event.reason)] : [])),
             el('td', {}, event.deliveries.length === 0 ? '—' : event.deliveries.map((/** @type {any} */ d) => deliveryWords(d, deps)).join(' | ')),
           ),
@@ -109,7 +128,7 @@ export function setUpFindSubscriber(deps) {
     const find = input.value.trim();
     if (find === '') {
       input.setAttribute('aria-invalid', 'true');
-      return say(byId('find-error'), 'Type a public id, an email address, a phone number or a push topic.');
+      return say(byId('find-error'), pageWord('page.trace.typeSomething', 'Type a public id, an email address, a phone number or a push topic.'));
     }
     input.removeAttribute('aria-invalid');
     say(byId('find-error'), '');
@@ -117,10 +136,13 @@ export function setUpFindSubscriber(deps) {
     if (!answer.ok) return deps.complain(answer);
     const items = /** @type {any[]} */ (answer.body.items);
     byId('trace').hidden = true;
-    say(deps.statusRegion, items.length === 0 ? 'No subscription found.' : `${items.length} found.`);
+    say(
+      deps.statusRegion,
+      items.length === 0 ? pageWord('page.trace.noneFound', 'No subscription found.') : w('page.trace.found', '@count found.', { count: String(items.length) }),
+    );
     byId('found-list').replaceChildren(
       ...items.map((item) => {
-        const open = el('button', { type: 'button', class: 'secondary small' }, 'Why did they get what they got?');
+        const open = el('button', { type: 'button', class: 'secondary small' }, pageWord('page.trace.why', 'Why did they get what they got?'));
         open.addEventListener('click', () => void openTrace(item.publicId, deps));
         return el(
           'li',
@@ -129,7 +151,7 @@ export function setUpFindSubscriber(deps) {
           el(
             'span',
             { class: 'hint' },
-            ` ${deps.feedName(item.feedId)} · ${deps.channelName(item.provider)} · ${item.isActive ? 'active' : 'not active'} · ${item.publicId}`,
+            ` ${deps.feedName(item.feedId)} · ${deps.channelName(item.provider)} · ${item.isActive ? pageWord('page.trace.activeLower', 'active') : pageWord('page.trace.notActiveLower', 'not active')} · ${item.publicId}`,
           ),
           el('div', { class: 'actions' }, open),
         );

@@ -7,6 +7,8 @@ import { eventTypeLabel, splitList } from './form-values.js';
 import { readFilterFields, renderFilterFields } from './filter-fields.js';
 import { aboutDuration, estimateWords } from './durations.js';
 import { setUpFindSubscriber } from './console-trace.js';
+import { readerWords as w } from './failure-words.js';
+import { currentPageLanguage, installLanguageSwitch, onLanguageChange, pageWord } from './page-words.js';
 
 const REFRESH_MS = 15_000;
 const alertRegion = byId('console-error');
@@ -27,13 +29,17 @@ async function call(method, path, body) {
   const answer = await callApi(method, path, { body, headers, credentials: 'same-origin' });
   if (answer.ok) return answer;
   const { status, body: problem } = answer.failure;
-  return { ok: false, status, body: status === 0 ? { message: 'The service did not answer. Check the connection and try again.' } : problem };
+  return {
+    ok: false,
+    status,
+    body: status === 0 ? { message: pageWord('page.console.noAnswer', 'The service did not answer. Check the connection and try again.') } : problem,
+  };
 }
 
 /** @param {{ status: number, body: any }} answer */
 function complain(answer) {
   if (answer.status === 401) return void showSignIn(null);
-  say(alertRegion, answer.body?.message ?? `The service answered ${answer.status}.`);
+  say(alertRegion, answer.body?.message ?? w('page.console.answered', 'The service answered @status.', { status: String(answer.status) }));
 }
 
 /** This browser's time, with its zone named (an operator on another continent reads which). @param {string | Date | null} at */
@@ -53,7 +59,7 @@ const when = (at) =>
 const clockTime = (seconds) => new Date(seconds * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** @type {Map<string, string>} */
 const feedNames = new Map();
-const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? id;
+const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? catalogFeeds.get(id)?.displayName ?? id;
 /** What people call each channel (`Text message` for Sms), from the providers list. @type {Map<string, string>} */
 const channelNames = new Map();
 const channelName = (/** @type {string} */ provider) => channelNames.get(provider) ?? provider;
@@ -61,6 +67,17 @@ const channelName = (/** @type {string} */ provider) => channelNames.get(provide
 const catalogFeeds = new Map();
 /** An event type by its feed's label, else its name in words, as the pages say it. */
 const eventTypeName = (/** @type {string} */ feedId, /** @type {string} */ type) => eventTypeLabel(catalogFeeds.get(feedId), type);
+
+/** A delivery's state in the ledger, in an operator's words (each a page word; one not known here as recorded). @type {Record<string, string>} */
+const STATES = {
+  pending: 'Waiting',
+  retrying: 'Retrying',
+  sending: 'Sending',
+  delivered: 'Delivered',
+  failed: 'Failed',
+  queued: 'Queued',
+};
+const stateWords = (/** @type {string} */ state) => (Object.hasOwn(STATES, state) ? pageWord(`page.console.state.${state}`, STATES[state]) : state);
 
 /** @type {any} */
 let chart = null;
@@ -83,8 +100,8 @@ function drawChart(perMinute) {
   const total = perMinute.reduce((sum, m) => sum + m.delivered, 0);
   byId('chart-summary').textContent =
     perMinute.length === 0
-      ? 'Nothing was delivered in the last hour.'
-      : `${total.toLocaleString()} delivered in the last hour: ${providers
+      ? pageWord('page.console.nothingLastHour', 'Nothing was delivered in the last hour.')
+      : `${w('page.console.deliveredLastHour', '@count delivered in the last hour:', { count: total.toLocaleString() })} ${providers
           .map(
             (p) =>
               `${channelName(p)} ${perMinute
@@ -96,7 +113,7 @@ function drawChart(perMinute) {
   fillTable(
     'minutes-table',
     perMinute.map((m) => [when(m.minute), channelName(m.provider), m.delivered, m.failed]),
-    'Nothing in the last hour.',
+    pageWord('page.console.nothingInHour', 'Nothing in the last hour.'),
   );
   // @ts-expect-error: uPlot is the library this page loads before its own script.
   const UPlot = globalThis.uPlot;
@@ -122,7 +139,10 @@ function drawChart(perMinute) {
       height: 220,
       scales: { x: { time: true }, y: { range: (/** @type {any} */ _u, /** @type {number} */ _min, /** @type {number} */ max) => [0, Math.max(5, max)] } },
       series: [
-        { label: 'Minute', value: (/** @type {unknown} */ _chart, /** @type {number | null} */ seconds) => (seconds === null ? '—' : clockTime(seconds)) },
+        {
+          label: pageWord('page.console.minute', 'Minute'),
+          value: (/** @type {unknown} */ _chart, /** @type {number | null} */ seconds) => (seconds === null ? '—' : clockTime(seconds)),
+        },
         ...providers.map((provider, index) => ({
           label: channelName(provider),
           stroke: CHART_COLOURS[index % CHART_COLOURS.length],
@@ -131,7 +151,10 @@ function drawChart(perMinute) {
         })),
       ],
       // The minutes on a 24-hour clock, as everywhere in the console (uPlot's own is 12-hour).
-      axes: [{ values: (/** @type {unknown} */ _chart, /** @type {number[]} */ splits) => splits.map(clockTime) }, { label: 'per minute' }],
+      axes: [
+        { values: (/** @type {unknown} */ _chart, /** @type {number[]} */ splits) => splits.map(clockTime) },
+        { label: pageWord('page.console.perMinute', 'per minute') },
+      ],
     },
     data,
     host,
@@ -147,14 +170,23 @@ const age = (seconds) => (seconds <= 0 ? '—' : aboutDuration(seconds).replace(
  * @param {string} id
  * @param {Array<Array<string | number | Node>>} rows
  * @param {string} empty
+ * @param {number[]} [records] the columns that show a record as it was written (never translated)
  */
-function fillTable(id, rows, empty) {
+function fillTable(id, rows, empty, records = []) {
   const body = /** @type {HTMLTableElement} */ (byId(id)).tBodies[0];
   const columns = /** @type {HTMLTableElement} */ (byId(id)).tHead?.rows[0]?.cells.length ?? 1;
   body.replaceChildren(
     ...(rows.length === 0
       ? [el('tr', {}, el('td', { colspan: String(columns), class: 'empty' }, empty))]
-      : rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, typeof cell === 'number' ? cell.toLocaleString() : cell))))),
+      : rows.map((cells) =>
+          el(
+            'tr',
+            {},
+            ...cells.map((cell, index) =>
+              el('td', records.includes(index) ? { translate: 'no' } : {}, typeof cell === 'number' ? cell.toLocaleString() : cell),
+            ),
+          ),
+        )),
   );
 }
 
@@ -165,7 +197,9 @@ function showSignIn(denied) {
   byId('sign-in').hidden = false;
   const deniedLine = byId('denied');
   deniedLine.hidden = !denied;
-  deniedLine.textContent = denied ? `${denied.replace(/^oidc:/, '')} does not hold the console role: nothing of the console is shown.` : '';
+  deniedLine.textContent = denied
+    ? w('page.console.denied', '@who does not hold the console role: nothing of the console is shown.', { who: denied.replace(/^oidc:/, '') })
+    : '';
 }
 
 async function refresh() {
@@ -185,55 +219,63 @@ async function refresh() {
         item.areas.join('; ') || '—',
         when(item.lastReportAt),
       ]),
-      'Nobody has reported an outage still on in the last week.',
+      pageWord('page.console.noStillOut', 'Nobody has reported an outage still on in the last week.'),
     );
   }
   const { feeds, lanes, perMinute, backlog, lastDay, subscriptions } = overview.body;
-  for (const feed of feeds) feedNames.set(feed.id, feed.displayName);
+  // The catalog's names are in the console's language; the overview's are the feeds' own (English).
+  for (const feed of feeds) feedNames.set(feed.id, catalogFeeds.get(feed.id)?.displayName ?? feed.displayName);
   fillTable(
     'lanes-table',
     lanes.map((/** @type {any} */ lane) => [
       channelName(lane.provider),
       lane.waiting,
       age(lane.oldestWaitingSeconds),
-      lane.ratePerSecond === null ? 'No limit' : `${lane.ratePerSecond.toLocaleString()} a second`,
-      lane.pausedUntil ? `Paused until ${when(lane.pausedUntil)}${lane.pausedBecause ? ` (${lane.pausedBecause})` : ''}` : 'Sending',
+      lane.ratePerSecond === null
+        ? pageWord('page.console.noLimit', 'No limit')
+        : w('page.console.perSecond', '@rate a second', { rate: lane.ratePerSecond.toLocaleString() }),
+      lane.pausedUntil
+        ? `${w('page.console.pausedUntil', 'Paused until @when', { when: when(lane.pausedUntil) })}${lane.pausedBecause ? ` (${lane.pausedBecause})` : ''}`
+        : pageWord('page.console.sending', 'Sending'),
     ]),
-    'No channels.',
+    pageWord('page.console.noChannels', 'No channels.'),
   );
   drawChart(perMinute);
   fillTable(
     'feeds-table',
     feeds.map((/** @type {any} */ feed) => [
-      feed.displayName,
+      feedName(feed.id),
       when(feed.lastPollAt),
       when(feed.lastChangeAt),
       !feed.enabled
-        ? 'Not polled'
+        ? pageWord('page.console.notPolled', 'Not polled')
         : feed.stale
-          ? `Stale${feed.lastError ? `: ${feed.lastError.message}` : ''}`
+          ? `${pageWord('page.console.stale', 'Stale')}${feed.lastError ? `: ${feed.lastError.message}` : ''}`
           : feed.lastError && feed.consecutiveFailures > 0
-            ? `Failing: ${feed.lastError.message}`
-            : 'Healthy',
+            ? `${pageWord('page.console.failing', 'Failing')}: ${feed.lastError.message}`
+            : pageWord('page.console.healthy', 'Healthy'),
     ]),
-    'No feeds.',
+    pageWord('page.console.noFeeds', 'No feeds.'),
   );
   fillTable(
     'backlog-table',
-    backlog.map((/** @type {any} */ row) => [row.provider, row.status, row.count]),
-    'Nothing is waiting.',
+    backlog.map((/** @type {any} */ row) => [channelName(row.provider), stateWords(row.status), row.count]),
+    pageWord('page.console.nothingWaiting', 'Nothing is waiting.'),
   );
   fillTable(
     'day-table',
-    lastDay.map((/** @type {any} */ row) => [row.status, row.count]),
-    'No deliveries in the last 24 hours.',
+    lastDay.map((/** @type {any} */ row) => [stateWords(row.status), row.count]),
+    pageWord('page.console.noDeliveries', 'No deliveries in the last 24 hours.'),
   );
   fillTable(
     'subscriptions-table',
-    subscriptions.map((/** @type {any} */ row) => [feedName(row.feedId), row.provider, row.count]),
-    'No active subscriptions.',
+    subscriptions.map((/** @type {any} */ row) => [feedName(row.feedId), channelName(row.provider), row.count]),
+    pageWord('page.console.noSubscriptions', 'No active subscriptions.'),
   );
-  byId('refreshed').textContent = `Refreshes itself every ${REFRESH_MS / 1000} s. Last: ${new Date().toLocaleTimeString(undefined, { hourCycle: 'h23' })}.`;
+  byId('refreshed').textContent = w('page.console.refreshed', 'Refreshes itself every @seconds s. Last: @time.', {
+    seconds: String(REFRESH_MS / 1000),
+    time: new Date().toLocaleTimeString(undefined, { hourCycle: 'h23' }),
+  });
   if (events.ok) {
     // Not while the operator answers a release question: the refresh would take it from under them.
     if (!document.querySelector('#held-list .confirm')) showEvents('held-list', events.body.held, true);
@@ -243,12 +285,19 @@ async function refresh() {
     fillTable(
       'audit-table',
       audit.body.entries.map((/** @type {any} */ entry) => [when(entry.at), entry.actor, describe(entry)]),
-      'Nothing yet.',
+      pageWord('page.console.nothingYet', 'Nothing yet.'),
+      // Who and what, as recorded: a record, never translated (translate="no" tells translation tools too).
+      [1, 2],
     );
 }
 
 /** @param {{ status: string, decidedBy: string | null } | null} hold */
-const holdWords = (hold) => (!hold ? '' : hold.status === 'held' ? ' (held: waiting for an operator)' : ` (${hold.status} by ${hold.decidedBy})`);
+const holdWords = (hold) =>
+  !hold
+    ? ''
+    : hold.status === 'held'
+      ? ` (${pageWord('page.console.heldWaiting', 'held: waiting for an operator')})`
+      : ` (${w('page.console.decidedBy', '@decision by @who', { decision: hold.status, who: hold.decidedBy ?? '' })})`;
 
 /** @param {any} entry */
 const describe = (entry) => {
@@ -268,18 +317,18 @@ const describe = (entry) => {
 function showEvents(listId, events, held) {
   byId(listId).replaceChildren(
     ...(events.length === 0
-      ? [el('li', { class: 'empty' }, held ? 'No event is held.' : 'No events yet.')]
+      ? [el('li', { class: 'empty' }, held ? pageWord('page.console.noneHeld', 'No event is held.') : pageWord('page.console.noEvents', 'No events yet.'))]
       : events.map((event) => {
           const counts = held
-            ? `would reach at least ${event.hold.count.toLocaleString()} subscriptions${Object.keys(event.hold.byProvider ?? {}).length ? ` (${estimateWords(event.hold.byProvider, event.estimatedSeconds, channelName)})` : ''}`
-            : `${event.matched} matched, ${event.delivered} delivered, ${event.failed} failed, ${event.waiting} waiting${holdWords(event.hold)}`;
+            ? `${w('page.console.wouldReach', 'would reach at least @count subscriptions', { count: event.hold.count.toLocaleString() })}${Object.keys(event.hold.byProvider ?? {}).length ? ` (${estimateWords(event.hold.byProvider, event.estimatedSeconds, channelName)})` : ''}`
+            : `${w('page.console.counts', '@matched matched, @delivered delivered, @failed failed, @waiting waiting', { matched: String(event.matched), delivered: String(event.delivered), failed: String(event.failed), waiting: String(event.waiting) })}${holdWords(event.hold)}`;
           const actions = held
             ? [
-                button(`Release #${event.id}`, (clicked) => confirmRelease(clicked, event)),
-                button(`Discard #${event.id}`, () => decide(event.id, 'discard'), 'danger'),
+                button(w('page.console.release', 'Release #@id', { id: String(event.id) }), (clicked) => confirmRelease(clicked, event)),
+                button(w('page.console.discard', 'Discard #@id', { id: String(event.id) }), () => decide(event.id, 'discard'), 'danger'),
               ]
             : event.failed > 0
-              ? [button(`Requeue ${event.failed} failed`, () => decide(event.id, 'requeue'), 'secondary')]
+              ? [button(w('page.console.requeue', 'Requeue @count failed', { count: String(event.failed) }), () => decide(event.id, 'requeue'), 'secondary')]
               : [];
           return el(
             'li',
@@ -314,12 +363,19 @@ function confirmRelease(clicked, event) {
   const actions = /** @type {HTMLElement} */ (clicked.parentElement);
   const question = el(
     'div',
-    { class: 'confirm', role: 'group', 'aria-label': `Release event #${event.id}?` },
-    el('p', {}, `Send event #${event.id} to at least ${event.hold.count.toLocaleString()} subscriptions now? It cannot be called back.`),
+    { class: 'confirm', role: 'group', 'aria-label': w('page.console.releaseQuestion', 'Release event #@id?', { id: String(event.id) }) },
+    el(
+      'p',
+      {},
+      w('page.console.releaseText', 'Send event #@id to at least @count subscriptions now? It cannot be called back.', {
+        id: String(event.id),
+        count: event.hold.count.toLocaleString(),
+      }),
+    ),
     el(
       'div',
       { class: 'actions' },
-      button('Yes, send it now', (yes) => {
+      button(pageWord('page.console.releaseYes', 'Yes, send it now'), (yes) => {
         // Once: a second click while the first is on its way sends nothing more.
         yes.disabled = true;
         void decide(event.id, 'release').finally(() => {
@@ -329,7 +385,7 @@ function confirmRelease(clicked, event) {
         });
       }),
       button(
-        'Keep it held',
+        pageWord('page.console.releaseNo', 'Keep it held'),
         () => {
           question.remove();
           actions.hidden = false;
@@ -356,8 +412,10 @@ async function decide(id, decision) {
   say(
     statusRegion,
     decision === 'requeue'
-      ? `Requeued ${answer.body.requeued} failed deliveries of event #${id}.`
-      : `Event #${id} ${decision === 'release' ? 'released: its deliveries are going out' : 'discarded: it is never delivered'}.`,
+      ? w('page.console.requeued', 'Requeued @count failed deliveries of event #@id.', { count: String(answer.body.requeued), id: String(id) })
+      : decision === 'release'
+        ? w('page.console.released', 'Event #@id released: its deliveries are going out.', { id: String(id) })
+        : w('page.console.discarded', 'Event #@id discarded: it is never delivered.', { id: String(id) }),
   );
   await refresh();
 }
@@ -369,6 +427,19 @@ let previewed = null;
 
 /** Each announcing feed's filter fields, in its own words (`Areas`, `Feeders`; a transit feed's `Routes`). @type {Map<string, import('./form-values.js').FilterField[]>} */
 const announcerFields = new Map();
+
+/** The feeds an operator may announce to, as the console API answers them. @type {Array<{ id: string, displayName: string, filterFields: import('./form-values.js').FilterField[] }>} */
+let announcers = [];
+
+/** The announcing feeds, their names and filter fields in the console's language (the catalog's, where it has them). */
+function showAnnouncers() {
+  const chosen = field('feed').value;
+  for (const feed of announcers) announcerFields.set(feed.id, catalogFeeds.get(feed.id)?.filterFields ?? feed.filterFields);
+  field('feed').replaceChildren(
+    ...announcers.map((feed) => el('option', { value: feed.id, ...(feed.id === chosen ? { selected: '' } : {}) }, feedName(feed.id))),
+  );
+  showAnnouncerFields();
+}
 
 /** The chosen feed's fields, one input each (emptied: they are that feed's). */
 function showAnnouncerFields() {
@@ -397,7 +468,12 @@ async function preview(/** @type {SubmitEvent} */ event) {
   previewed = body;
   const parts = estimateWords(answer.body.byProvider, answer.body.estimatedSeconds, channelName);
   byId('preview-words').textContent =
-    `Will notify ${answer.body.subscriptions.toLocaleString()} subscription${answer.body.subscriptions === 1 ? '' : 's'}${parts ? ` (${parts})` : ''}. Nothing is sent until you confirm.`;
+    answer.body.subscriptions === 1
+      ? w('page.console.willNotifyOne', 'Will notify 1 subscription@parts. Nothing is sent until you confirm.', { parts: parts ? ` (${parts})` : '' })
+      : w('page.console.willNotify', 'Will notify @count subscriptions@parts. Nothing is sent until you confirm.', {
+          count: answer.body.subscriptions.toLocaleString(),
+          parts: parts ? ` (${parts})` : '',
+        });
   announceForm.hidden = true;
   byId('preview').hidden = false;
   byId('confirm-button').focus();
@@ -417,7 +493,13 @@ async function send() {
     return complain(answer);
   }
   // Said beside the form that sent it (and announced), not at the top of the page.
-  say(byId('announce-status'), `Sent: ${answer.body.matchedSubscriptionCount} matched, ${answer.body.deliveredCount} delivered or queued.`);
+  say(
+    byId('announce-status'),
+    w('page.console.sent', 'Sent: @matched matched, @delivered delivered or queued.', {
+      matched: String(answer.body.matchedSubscriptionCount),
+      delivered: String(answer.body.deliveredCount),
+    }),
+  );
   previewed = null;
   announceForm.reset();
   byId('preview').hidden = true;
@@ -437,10 +519,33 @@ async function signInFromLink() {
   if (!match) return;
   history.replaceState(null, '', location.pathname);
   const answer = await call('POST', '/console/api/session', { token: decodeURIComponent(match[1]) });
-  if (!answer.ok) say(alertRegion, answer.body?.message ?? 'The sign-in link was not accepted.');
+  if (!answer.ok) say(alertRegion, answer.body?.message ?? pageWord('page.console.linkRefused', 'The sign-in link was not accepted.'));
 }
 
+/** The channels' and the feeds' names (and event types) in the console's language. */
+async function loadNames() {
+  const language = currentPageLanguage();
+  const query = language === 'en' ? '' : `?language=${encodeURIComponent(language)}`;
+  const [providers, catalog] = await Promise.all([call('GET', `/api/notification-providers${query}`), call('GET', `/api/notification-feeds${query}`)]);
+  if (language !== currentPageLanguage()) return;
+  if (providers.ok) for (const provider of providers.body) channelNames.set(provider.provider, provider.displayName);
+  if (catalog.ok) for (const feed of catalog.body) catalogFeeds.set(feed.id, feed);
+}
+
+/** The console's language: the browser's, or the one chosen with its switch (kept in this browser, as on the pages). */
+const languageSet = installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language')));
+let started = false;
+// What the console writes itself it writes again in the language switched to.
+onLanguageChange(() => {
+  if (!started || byId('signed-in').hidden) return;
+  void loadNames().then(() => {
+    showAnnouncers();
+    return refresh();
+  });
+});
+
 async function start() {
+  await languageSet;
   await signInFromLink();
   const me = await call('GET', '/console/api/me');
   if (!me.ok) return complain(me);
@@ -451,19 +556,14 @@ async function start() {
   byId('loading').hidden = true;
   byId('sign-in').hidden = true;
   byId('signed-in').hidden = false;
-  const providers = await call('GET', '/api/notification-providers');
-  if (providers.ok) for (const provider of providers.body) channelNames.set(provider.provider, provider.displayName);
-  const catalog = await call('GET', '/api/notification-feeds');
-  if (catalog.ok) for (const feed of catalog.body) catalogFeeds.set(feed.id, feed);
-  const announcers = await call('GET', '/console/api/announcers');
-  if (announcers.ok) {
-    for (const feed of announcers.body) announcerFields.set(feed.id, feed.filterFields);
-    field('feed').replaceChildren(
-      ...announcers.body.map((/** @type {{ id: string, displayName: string }} */ feed) => el('option', { value: feed.id }, feed.displayName)),
-    );
-    showAnnouncerFields();
+  await loadNames();
+  const announcing = await call('GET', '/console/api/announcers');
+  if (announcing.ok) {
+    announcers = announcing.body;
+    showAnnouncers();
   }
   await refresh();
+  started = true;
   setInterval(() => void refresh(), REFRESH_MS);
 }
 
@@ -473,7 +573,7 @@ byId('token-form').addEventListener('submit', async (event) => {
   const input = /** @type {HTMLInputElement} */ (byId('admin-token'));
   const answer = await call('POST', '/console/api/session', { token: input.value });
   input.value = '';
-  if (!answer.ok) return say(alertRegion, answer.body?.message ?? 'The token was not accepted.');
+  if (!answer.ok) return say(alertRegion, answer.body?.message ?? pageWord('page.console.tokenRefused', 'The token was not accepted.'));
   say(alertRegion, '');
   await start();
 });

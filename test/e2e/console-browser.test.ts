@@ -57,15 +57,26 @@ describe.skipIf(!chromiumPath)('the operator console in a browser, signed in thr
     await page.goto(`${baseUrl}${path}`);
     return page;
   }
-  /** Each state at 390 and 1280 px (the page's own size restored after). */
+  /** Each state at 390 and 1280 px, and in Sinhala (switched there and back), the page's own size restored after. */
   const shoot = async (page: Page, name: string) => {
     if (!shots) return;
     const own = page.viewportSize()!;
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${shots}/console-${name}-${width}.png`, fullPage: true });
+    for (const language of ['en', 'si']) {
+      if (language !== 'en') await inLanguage(page, language);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `${shots}/console-${name}${language === 'en' ? '' : `-${language}`}-${width}.png`, fullPage: true });
+      }
     }
+    await inLanguage(page, 'en');
     await page.setViewportSize(own);
+  };
+  /** The console switched to a language, once it has written itself again in it. */
+  const inLanguage = async (page: Page, language: string) => {
+    if ((await page.locator('#page-language option').count()) === 0) return;
+    await page.locator('#page-language').selectOption(language);
+    await expect.poll(() => page.evaluate('document.documentElement.lang'), { timeout: 10_000 }).toBe(language);
+    await page.waitForLoadState('networkidle');
   };
   const widths = (page: Page) => page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
 

@@ -59,7 +59,7 @@ const when = (at) =>
 const clockTime = (seconds) => new Date(seconds * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** @type {Map<string, string>} */
 const feedNames = new Map();
-const feedName = (/** @type {string} */ id) => feedNames.get(id) ?? catalogFeeds.get(id)?.displayName ?? id;
+const feedName = (/** @type {string} */ id) => catalogFeeds.get(id)?.displayName ?? feedNames.get(id) ?? id;
 /** What people call each channel (`Text message` for Sms), from the providers list. @type {Map<string, string>} */
 const channelNames = new Map();
 const channelName = (/** @type {string} */ provider) => channelNames.get(provider) ?? provider;
@@ -291,13 +291,18 @@ async function refresh() {
     );
 }
 
+/** What an operator decided of a held event, in words (as recorded when not known here). @type {Record<string, string>} */
+const DECISIONS = { released: 'released', discarded: 'discarded' };
+const decisionWords = (/** @type {string} */ status) =>
+  Object.hasOwn(DECISIONS, status) ? pageWord(`page.console.decision.${status}`, DECISIONS[status]) : status;
+
 /** @param {{ status: string, decidedBy: string | null } | null} hold */
 const holdWords = (hold) =>
   !hold
     ? ''
     : hold.status === 'held'
       ? ` (${pageWord('page.console.heldWaiting', 'held: waiting for an operator')})`
-      : ` (${w('page.console.decidedBy', '@decision by @who', { decision: hold.status, who: hold.decidedBy ?? '' })})`;
+      : ` (${w('page.console.decidedBy', '@decision by @who', { decision: decisionWords(hold.status), who: hold.decidedBy ?? '' })})`;
 
 /** @param {any} entry */
 const describe = (entry) => {
@@ -539,6 +544,9 @@ let started = false;
 onLanguageChange(() => {
   if (!started || byId('signed-in').hidden) return;
   void loadNames().then(() => {
+    // The chart's legend is written when it is made: made again in the new words.
+    chart?.destroy();
+    chart = null;
     showAnnouncers();
     return refresh();
   });

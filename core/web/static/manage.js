@@ -161,6 +161,9 @@ async function showAllAlerts(feeds, providers) {
   byId('all-alerts').hidden = false;
 }
 
+/** Whether the page has drawn what it loaded (a language switch before that changes nothing drawn). */
+let loaded = false;
+
 async function load() {
   // The page's words, and the feed's and the target's, in the reader's language from the first drawing.
   await Promise.all([localesLoaded, languageSet]);
@@ -174,6 +177,7 @@ async function load() {
   if (publicId === '') {
     const [catalog, installed] = await Promise.all([loadCatalog(currentPageLanguage()), loadProviders(currentPageLanguage())]);
     byId('loading').hidden = true;
+    loaded = true;
     return showAllAlerts(/** @type {Feed[]} */ (catalog.ok ? catalog.body : []), /** @type {Provider[]} */ (installed.ok ? installed.body : []));
   }
   const [answer, catalog, installed] = await Promise.all([
@@ -191,6 +195,7 @@ async function load() {
   );
   showSubscription(answer.body, feedOfSubscription, providerOfSubscription);
   await showAllAlerts(feeds, /** @type {Provider[]} */ (installed.ok ? installed.body : []));
+  loaded = true;
 }
 
 /** Clears the messages of the page (and a countdown that was running): each action starts with a clean slate. */
@@ -395,16 +400,20 @@ async function saveEdit(/** @type {SubmitEvent} */ event) {
 byId('edit-button').addEventListener('click', openEdit);
 // The details are written by the page: written again in the language the reader switches to.
 onLanguageChange((code) => {
-  if (!subscription) return;
-  showSubscription(subscription, feedOfSubscription, providerOfSubscription);
-  // The feed's and the target's own words (names, event types, filter fields) come in the new language with their catalogs.
+  if (subscription) showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+  if (!loaded) return;
+  // The feed's and the target's own words (names, event types, filter fields) come in the new language with their
+  // catalogs, for this subscription and the list of all the link's alerts.
   void Promise.all([loadCatalog(code), loadProviders(code)]).then(([catalog, installed]) => {
-    if (!subscription || code !== currentPageLanguage()) return;
-    if (catalog.ok) feedOfSubscription = /** @type {Feed[]} */ (catalog.body).find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
-    if (installed.ok)
-      providerOfSubscription =
-        /** @type {Provider[]} */ (installed.body).find((provider) => provider.provider === subscription?.delivery.provider) ?? providerOfSubscription;
-    showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+    if (code !== currentPageLanguage()) return;
+    const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
+    const providers = /** @type {Provider[]} */ (installed.ok ? installed.body : []);
+    if (subscription) {
+      feedOfSubscription = feeds.find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
+      providerOfSubscription = providers.find((provider) => provider.provider === subscription?.delivery.provider) ?? providerOfSubscription;
+      showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+    }
+    void showAllAlerts(feeds, providers);
   });
 });
 byId('edit-cancel').addEventListener('click', closeEdit);

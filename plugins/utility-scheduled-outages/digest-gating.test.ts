@@ -197,7 +197,7 @@ describe('empty periods', () => {
     for (const digest of due) {
       expect(digest.outages).toEqual([]);
       expect(digest.fields).toEqual({ feeders: '', areas: '' });
-      expect(digestPayload(digest)).toEqual({ period: digest.label, outages: [] });
+      expect(digestPayload(digest)).toMatchObject({ period: digest.label, outages: [], when: { kind: digest.kind, from: digest.from, to: digest.to } });
     }
   });
 });

@@ -195,5 +195,6 @@ export function dueDigests(now: Date, schedule: DigestSchedule, outages: readonl
 
 /** The event payload of a due digest (renderers.ts reads DigestPayload). */
 export function digestPayload(digest: DueDigest): DigestPayload {
-  return { period: digest.label, outages: digest.outages };
+  const week = digest.kind === 'WeeklyDigest' && digest.label.startsWith('week ') ? { week: Number(digest.period.slice(-2)) } : {};
+  return { period: digest.label, outages: digest.outages, when: { kind: digest.kind, from: digest.from, to: digest.to, ...week } };
 }

@@ -65,12 +65,26 @@ export function digestLines(outages: readonly ScheduledOutageItem[], w: Writer):
   ]);
 }
 
-// The period's label (`week 48 (23–29 November 2026)`) is the digest policy's own, in English.
+/** A period's words in the reader's language: `week 48 (23–29 November 2026)`, `tomorrow, Tuesday 24 November 2026`. */
+function periodWords(payload: DigestPayload, w: Writer, locale: string | undefined): string {
+  const { when } = payload;
+  // In English, and for an event stored before the period came as facts: the policy's own English words.
+  if (!when || (locale ?? 'en') === 'en') return payload.period;
+  const intl = intlLocale(locale);
+  const day = (date: string) => new Date(`${date}T12:00:00Z`);
+  const long = new Intl.DateTimeFormat(intl, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const range = new Intl.DateTimeFormat(intl, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).formatRange(day(when.from), day(when.to));
+  if (when.kind === 'DailyUpdate') return long.format(day(when.from));
+  if (when.kind === 'DayBeforeReminder') return w.t('period.tomorrow', { date: long.format(day(when.from)) });
+  return when.week !== undefined ? w.t('period.week', { week: when.week, range }) : w.t('period.weekAhead', { range });
+}
+
+// The period in the reader's words (dates the way their language writes them); English as the policy wrote it for old events.
 const digest = (titleKey: string, tags: string[]) => (event: NotificationEvent, context: RenderContext<Config>) => {
   const payload = event.sourcePayload as DigestPayload;
   const w = writer(context);
   return {
-    title: w.t(titleKey, { period: payload.period }),
+    title: w.t(titleKey, { period: periodWords(payload, w, context.locale) }),
     body: digestLines(payload.outages, w).join('\n'),
     sequenceId: sequenceIdOf(event),
     tags,

@@ -42,7 +42,9 @@ export interface UpdatedPayload {
 
 /** Payload of DailyUpdate, WeeklyDigest and DayBeforeReminder events. */
 export interface DigestPayload {
-  /** Human label of the period, for example "week of 2026-11-23". */
+  /** The period in English words ('week 48 (23–29 November 2026)'): what events stored before `when` say. */
   period: string;
   outages: ScheduledOutageItem[];
+  /** The period as facts, for its words in each subscriber's language: which digest, its local dates, its ISO week (a week that starts on Monday). */
+  when?: { kind: 'DailyUpdate' | 'WeeklyDigest' | 'DayBeforeReminder'; from: string; to: string; week?: number };
 }

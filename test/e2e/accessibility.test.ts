@@ -7,7 +7,8 @@ import { startSmtpDouble, type SmtpDouble } from '../doubles/smtp-double.ts';
 import { startUtilityFeedDouble, type UtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../helpers/databases.ts';
-import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { E2E_JWT_SECRET, e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { createdSubscription } from '../helpers/created-subscription.ts';
 import { ifInstalled, installed } from '../helpers/shipped-plugins.ts';
 import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
@@ -101,6 +102,9 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
     ['the outages map', () => '/outages'],
     ['"Still out?" without a link', () => '/still-out'],
     ['the console, signed out', () => '/console'],
+    ['the console in Sinhala, signed out', () => '/console', 'si-LK'],
+    ["an email's verify link that does not work", () => '/api/notification-subscriptions/nobody/verify?token=x'],
+    ["an email's unsubscribe link that does not work, in Tamil", () => '/api/notification-subscriptions/nobody/unsubscribe?token=x', 'ta-IN'],
   ];
 
   it.each(
@@ -157,6 +161,23 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
       await page.locator('.code-form button').click();
       await expect.poll(() => page.locator('#confirm-code-error').textContent(), { timeout: 20_000 }).not.toBe('');
       expect(await page.locator('#confirm-code').getAttribute('aria-invalid')).toBe('true');
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it.each([
+    ['390 px', PHONE],
+    ['1280 px', DESKTOP],
+    ['1280 px, in Tamil', { ...DESKTOP, locale: 'ta-IN' }],
+  ] as const)('the console signed in at %s: no WCAG 2.2 A or AA violation', async (_name, options) => {
+    const { page, close } = await opened('/console', options);
+    try {
+      await page.locator('#admin-token').fill(jwtFor(E2E_JWT_SECRET, { sub: 'night-shift', role: 'admin' }));
+      await page.locator('#token-form button[type=submit]').click();
+      await expect.poll(() => page.locator('#refreshed').textContent(), { timeout: 20_000 }).not.toBe('');
+      await page.waitForLoadState('networkidle');
       expect(await violations(page)).toEqual([]);
     } finally {
       await close();

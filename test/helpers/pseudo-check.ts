@@ -11,6 +11,8 @@ const ALLOWED: readonly RegExp[] = [
   /\/[a-z][\w\-/.]*(?:#\S*)?/g,
   /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
   /\b(?:ntfy|OpenStreetMap|Leaflet|WhatsApp|Android|iOS|iPhone|SMS|QR|ICS|iCalendar|GMT|UTC)\b/g,
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/g,
+  /\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b/g,
   /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b/g,
   /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g,
   /\b(?:am|pm)\b/gi,

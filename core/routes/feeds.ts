@@ -43,6 +43,10 @@ export const FeedDefinitionSchema = Type.Object({
   timeZone: Type.String({ description: "The IANA zone the feed's times are in: pages and messages show times in it, with its name." }),
   hasCalendar: Type.Boolean({ description: 'Whether the feed publishes calendar.ics (and each subscription of it one of its own).' }),
   hasMap: Type.Boolean({ description: "Whether the feed publishes its items' shapes (outages.geojson, the public map at /outages)." }),
+  watched: Type.Boolean({
+    description:
+      'Whether the service polls the feed now. A subscription to a feed it does not poll (switched off in its settings) is kept, and gets alerts once an operator switches it on.',
+  }),
 });
 
 /** The older filter properties of a feed's fields, each with the catalog field it filters: `{ feeders: 'Feeder' }`. */
@@ -64,7 +68,7 @@ const FeedsQuery = Type.Object(
 
 export async function feedRoutes(
   app: FastifyInstance,
-  options: { catalog: Pick<PluginRegistry, 'getAll' | 'plugins' | 'messagesOf'>; feeds: FeedCatalogPort },
+  options: { catalog: Pick<PluginRegistry, 'getAll' | 'plugins' | 'messagesOf'>; feeds: FeedCatalogPort; watched: (feedId: string) => boolean },
 ) {
   // Each feed's own words for its filter fields (filter.<id>.label, …) come from its locales.
   const messages = new Map<string, MessageCatalog>();
@@ -96,6 +100,7 @@ export async function feedRoutes(
         timeZone: info.timeZone,
         hasCalendar: info.hasCalendar,
         hasMap: info.hasMap,
+        watched: options.watched(feed.id),
       };
     }),
   );

@@ -49,7 +49,13 @@ export async function wireRoutes(app: FastifyInstance, inputs: RoutesInputs): Pr
       databaseAnswers: () => databaseAnswers(() => database.knex.raw('SELECT 1'), 2000),
     },
   });
-  await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds });
+  // A feed is watched when its monitor runs (the pipeline on, the feed's own Enabled); core's own feeds always are.
+  const unwatched = new Set(
+    platform.registry.feeds
+      .filter((manifest) => !(platform.config.NotificationPipeline.Enabled && platform.monitors.get(manifest.id)?.Enabled))
+      .map((manifest) => manifest.feed.id),
+  );
+  await app.register(feedRoutes, { catalog: platform.registry, feeds: platform.feeds, watched: (feedId) => !unwatched.has(feedId) });
   await app.register(providerRoutes, {
     list: (language) => providerCatalog(platform.registry.deliveries, delivery.targets, language, (pluginId) => platform.registry.messagesOf(pluginId)),
   });

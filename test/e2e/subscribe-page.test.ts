@@ -125,6 +125,12 @@ describe.skipIf(!chromiumPath)('the subscribe and manage pages in Chromium, agai
     const page = await openPage('/subscribe');
     await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').allTextContents(), SLOW).toEqual(['Power outages', 'Scheduled outages']);
     expect(await page.getByLabel('Email address').isHidden()).toBe(true);
+    // A feed the service polls says nothing more; one switched off in its settings (scheduled outages, here) says so.
+    expect(await page.locator('#feed-unwatched').isHidden()).toBe(true);
+    await page.getByLabel('Feed', { exact: true }).selectOption('utility.scheduled-outages');
+    expect(await page.locator('#feed-unwatched').textContent()).toMatch(/^This service does not watch this feed yet/);
+    expect(await page.locator('#feed-unwatched').isVisible()).toBe(true);
+    await page.getByLabel('Feed', { exact: true }).selectOption('utility.power-outages');
     const types = await page
       .getByRole('group', { name: 'Notify me about' })
       .getByRole('checkbox')

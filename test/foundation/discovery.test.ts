@@ -69,6 +69,7 @@ describe('plugin discovery', () => {
       timeZone: 'UTC',
       hasCalendar: false,
       hasMap: false,
+      watched: true,
     });
     expect(feeds.map((f: { id: string }) => f.id)).toEqual(['fixture.items', 'utility.power-outages', 'utility.scheduled-outages']);
     expect(monitors(servicesOf(app).workers.names)).toEqual(['fixture-feed.monitor']);
@@ -80,13 +81,22 @@ describe('plugin discovery', () => {
   it('registers no monitor when the feed or the master switch is off', async () => {
     const disabled = await start({ FixtureFeed__Enabled: 'false' });
     expect(monitors(servicesOf(disabled.app).workers.names)).toEqual([]);
+    // The catalog still offers it, and says it is not watched (the subscribe page says so under the feed).
+    const watchedOf = async (app: TestApp) =>
+      ((await app.app.inject({ url: '/api/notification-feeds' })).json() as Array<{ id: string; watched: boolean }>).find((feed) => feed.id === 'fixture.items')
+        ?.watched;
+    expect(await watchedOf(disabled)).toBe(false);
     expect(servicesOf(disabled.app).workers.names).toContain('core.delivery.push');
     await disabled.close();
     const masterOff = await start({ FixtureFeed__Enabled: 'true', NotificationPipeline__Enabled: 'false' });
     // The master switch also stops core's delivery lanes and fan-outs (delivery plugins' own workers, such as the email outbox, go on).
     expect(monitors(servicesOf(masterOff.app).workers.names)).toEqual([]);
     expect(servicesOf(masterOff.app).workers.names.filter((name) => name.startsWith('core.delivery.') || name.startsWith('core.fanout.'))).toEqual([]);
+    expect(await watchedOf(masterOff)).toBe(false);
     await masterOff.close();
+    const on = await start({ FixtureFeed__Enabled: 'true' });
+    expect(await watchedOf(on)).toBe(true);
+    await on.close();
   });
 
   it('serves the real catalog of the shipped plugins', async () => {
@@ -135,6 +145,8 @@ describe('plugin discovery', () => {
       timeZone: 'UTC',
       hasCalendar: false,
       hasMap: true,
+      // Not switched on in this service's settings.
+      watched: false,
     });
     expect(servicesOf(app).registry.topicAllowlist.topics).toEqual(['utility-power-outages', 'utility-scheduled-outages']);
     // The feed's name, event types and filter fields in the language asked for, from the feed's own locales.

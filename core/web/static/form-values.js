@@ -5,7 +5,7 @@
  * @typedef {{ type: string, label: string, hint: string }} EventTypeDetail
  * @typedef {{ id: string, property: string, label: string, hint: string, example: string, match: string }} FilterField
  * @typedef {{ id: string, displayName: string, eventTypes: string[], filterFields: FilterField[],
- *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean, hasMap?: boolean }} Feed
+ *   eventTypeDetails?: EventTypeDetail[], timeZone?: string, hasCalendar?: boolean, hasMap?: boolean, watched?: boolean }} Feed
  * @typedef {{ label: string, hint: string, types: string[] }} EventTypeChoice
  * @typedef {{ required: boolean, description: string, label?: string, inputType?: string, autocomplete?: string, hint?: string, placeholder?: string,
  *   browserSubscription?: { publicKeyUrl: string, serviceWorkerUrl: string } }} DestinationSpec

@@ -70,6 +70,8 @@ function showFilterFields() {
 function showFeed() {
   const feed = selectedFeed();
   if (!feed) return;
+  // A feed switched off is offered still (a subscription waits for it), and says so.
+  byId('feed-unwatched').hidden = feed.watched !== false;
   showFilterFields();
   const choices = byId('event-type-choices');
   // What was ticked stays ticked when the page writes the choices again in another language.

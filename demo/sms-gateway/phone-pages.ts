@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { formatTime } from '../web/assets/dom.js';
+import { escapeHtml, SERVER_PAGE_HEADERS as PAGE_HEADERS, serverPage } from '../web/server-page.ts';
 import { startTwilioGateway, type TwilioGateway } from './twilio-gateway.ts';
 
 /** The demo gateway's rate, and the text lane's (NotificationPipeline__Rates__Sms): slow enough to watch the lane work. */
@@ -15,20 +17,12 @@ export interface SmsGateway extends TwilioGateway {
   readonly baseUrl: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-};
-const STYLE = `body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;color:#1f2937}
-h1{font-size:1.3rem}.text{background:#f3f4f6;border-radius:1rem;padding:.6rem .9rem;margin:.5rem 0;white-space:pre-wrap;overflow-wrap:anywhere}
-.mine{background:#dbeafe;margin-left:3rem}.meta{color:#6b7280;font-size:.8rem}form{display:flex;gap:.5rem;margin:1rem 0}
-input{flex:1;font:inherit;padding:.5rem;min-width:0}button{font:inherit;padding:.5rem 1rem}a{overflow-wrap:anywhere}`;
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
-}
+/** A phone's thread: texts as bubbles, the person's own on the right. */
+const PHONE_CSS = `.text{background:var(--card);border:1px solid var(--line);border-radius:14px;padding:8px 12px;margin:8px 0;white-space:pre-wrap;overflow-wrap:anywhere}
+.text.mine{background:#e8f0fe;margin-left:3rem}.text .meta{margin:4px 0 0;font-size:0.8rem}
+form.reply{display:flex;gap:8px;margin:12px 0}form.reply input{flex:1;min-width:0;font:inherit;padding:8px}form.reply button{font:inherit;padding:8px 14px}
+ul.phones{padding-left:18px}a{overflow-wrap:anywhere}`;
+const page = (title: string, body: string) => serverPage(title, body, PHONE_CSS);
 
 export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (message: string) => void } = {}): Promise<SmsGateway> {
   const conversations = new Map<string, Array<{ mine: boolean; text: string; at: Date }>>();
@@ -38,8 +32,8 @@ export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (
       const numbers = [...new Set(gateway.texts.map((t) => t.to))];
       const list =
         numbers.length === 0
-          ? '<p>No texts yet. Subscribe by text message on the subscribe page.</p>'
-          : `<ul>${numbers.map((n) => `<li><a href="/phone/${encodeURIComponent(n)}">${escapeHtml(n)}</a></li>`).join('')}</ul>`;
+          ? '<p class="empty">No texts yet. Subscribe by text message on the subscribe page.</p>'
+          : `<ul class="phones">${numbers.map((n) => `<li><a href="/phone/${encodeURIComponent(n)}">${escapeHtml(n)}</a></li>`).join('')}</ul>`;
       res.writeHead(200, PAGE_HEADERS).end(page('Text gateway', `<h1>Phones that got texts</h1>${list}`));
       return true;
     }
@@ -68,14 +62,14 @@ export async function startSmsGateway(options: { publicBaseUrl?: string; log?: (
       const received = gateway.textsTo(number).map((t) => ({ mine: false, text: t.body, at: t.at }));
       const thread = [...received, ...(conversations.get(number) ?? [])].sort((a, b) => b.at.getTime() - a.at.getTime());
       const texts = thread
-        .map((t) => `<div class="text${t.mine ? ' mine' : ''}">${escapeHtml(t.text)}<div class="meta">${t.at.toLocaleTimeString()}</div></div>`)
+        .map((t) => `<div class="text${t.mine ? ' mine' : ''}">${escapeHtml(t.text)}<p class="meta">${escapeHtml(formatTime(t.at))}</p></div>`)
         .join('');
       res.writeHead(200, PAGE_HEADERS).end(
         page(
           `Texts to ${number}`,
           `<p><a href="/">All phones</a></p><h1>Texts to ${escapeHtml(number)}</h1>
-<form method="post" action="/phone/${encodeURIComponent(number)}/reply"><input name="Body" placeholder="Reply (YES, STOP, START, STATUS, HELP)" aria-label="Reply" maxlength="320" required><button>Send</button></form>
-${texts || '<p>No texts yet.</p>'}`,
+<form class="reply" method="post" action="/phone/${encodeURIComponent(number)}/reply"><input name="Body" placeholder="Reply (YES, STOP, START, STATUS, HELP)" aria-label="Reply" maxlength="320" required><button>Send</button></form>
+${texts || '<p class="empty">No texts yet.</p>'}`,
         ),
       );
       return true;

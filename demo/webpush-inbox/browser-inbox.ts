@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { formatTime } from '../web/assets/dom.js';
+import { escapeHtml, SERVER_PAGE_HEADERS, serverPage } from '../web/server-page.ts';
 import { startPushServiceDouble, type PushServiceDouble } from './push-service.ts';
 
 /**
@@ -14,7 +16,9 @@ export interface BrowserInbox extends PushServiceDouble {
   setServiceUrl(url: string): void;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** The form in a line; a browser's name with its area and state beside it. */
+const BROWSERS_CSS = `form.add{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 16px}form.add input{flex:1;min-width:0;font:inherit;padding:8px}form.add button{font:inherit;padding:8px 14px}
+section{margin:0 0 20px}section h2{font-size:1.15rem;margin:0 0 8px}section h2 small{font-weight:normal;color:var(--muted)}`;
 
 export async function startBrowserInbox(options: { log?: (message: string) => void } = {}): Promise<BrowserInbox> {
   let serviceUrl = '';
@@ -49,18 +53,19 @@ export async function startBrowserInbox(options: { log?: (message: string) => vo
       const sections = browsers.map((browser) => {
         const shown = inbox.to(browser.name).map((push) => {
           const data = JSON.parse(push.payload) as { title?: string; body?: string; tag?: string };
-          return `<div class="note"><strong>${escapeHtml(data.title ?? '')}</strong><div>${escapeHtml(data.body ?? '')}</div><div class="meta">tag ${escapeHtml(data.tag ?? '')} · Urgency ${escapeHtml(push.urgency ?? '')} · TTL ${escapeHtml(push.ttl ?? '')} · VAPID verified</div></div>`;
+          return `<article class="card"><header>${escapeHtml(formatTime(push.at))} · tag ${escapeHtml(data.tag ?? '')} · Urgency ${escapeHtml(push.urgency ?? '')} · TTL ${escapeHtml(push.ttl ?? '')} · VAPID verified</header><h2>${escapeHtml(data.title ?? '')}</h2><p class="body">${escapeHtml(data.body ?? '')}</p></article>`;
         });
-        return `<section><h2>${escapeHtml(browser.name)} <small>${escapeHtml(browser.area || 'every area')}: ${escapeHtml(browser.created)}</small></h2>${shown.join('') || '<p>No notifications yet.</p>'}</section>`;
+        return `<section><h2>${escapeHtml(browser.name)} <small>${escapeHtml(browser.area || 'every area')}: ${escapeHtml(browser.created)}</small></h2><div class="cards">${shown.reverse().join('') || '<p class="empty">No notifications yet.</p>'}</div></section>`;
       });
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-      });
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Browser push service</title>
-<style>body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:44rem;padding:1rem;color:#1f2937}.note{border:1px solid #d1d5db;border-radius:.5rem;padding:.6rem .8rem;margin:.5rem 0;white-space:pre-wrap;overflow-wrap:anywhere}.meta{color:#6b7280;font-size:.8rem}small{font-weight:normal;color:#4b5563}form{display:flex;gap:.5rem;flex-wrap:wrap}input{flex:1;min-width:0;font:inherit;padding:.4rem}button{font:inherit}</style></head>
-<body><h1>Browser push service</h1><p>A real browser subscribes at its vendor's push service, which this demo cannot reach. Add a simulated browser: it subscribes to power outages through the API, and its notifications show here, decrypted.</p>
-<form method="post" action="/browsers"><input name="area" placeholder="Area (empty: every area)" aria-label="Area"><button>Add a browser</button></form>${sections.join('')}</body></html>`);
+      res.writeHead(200, SERVER_PAGE_HEADERS);
+      res.end(
+        serverPage(
+          'Browser push service',
+          `<h1>Browser push service</h1><p class="lead">A real browser subscribes at its vendor's push service, which this demo cannot reach. Add a simulated browser: it subscribes to power outages through the API, and its notifications show here, decrypted, newest first.</p>
+<form class="add" method="post" action="/browsers"><input name="area" placeholder="Area (empty: every area)" aria-label="Area"><button>Add a browser</button></form>${sections.join('') || '<p class="empty">No browser yet.</p>'}`,
+          BROWSERS_CSS,
+        ),
+      );
       return true;
     }
     return false;

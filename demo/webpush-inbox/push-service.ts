@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
  */
 export interface ReceivedPush {
   readonly subscriber: string;
+  /** When it came. */
+  readonly at: Date;
   readonly payload: string;
   readonly ttl: string | undefined;
   readonly urgency: string | undefined;
@@ -109,7 +111,15 @@ export async function startPushServiceDouble(
         return res.writeHead(404).end();
       }
       if (options.check === false) {
-        received.push({ subscriber: name, payload: '', ttl: undefined, urgency: undefined, topic: undefined, vapid: { sub: '', aud: '', exp: 0, k: '' } });
+        received.push({
+          subscriber: name,
+          at: new Date(),
+          payload: '',
+          ttl: undefined,
+          urgency: undefined,
+          topic: undefined,
+          vapid: { sub: '', aud: '', exp: 0, k: '' },
+        });
         return res.writeHead(201).end();
       }
       try {
@@ -119,7 +129,7 @@ export async function startPushServiceDouble(
         const answer = scripted.get(name)?.shift() ?? { status: 201 };
         if (answer.status === 201) {
           const header = (h: string) => (typeof req.headers[h] === 'string' ? (req.headers[h] as string) : undefined);
-          received.push({ subscriber: name, payload, ttl: header('ttl'), urgency: header('urgency'), topic: header('topic'), vapid });
+          received.push({ subscriber: name, at: new Date(), payload, ttl: header('ttl'), urgency: header('urgency'), topic: header('topic'), vapid });
         }
         res.writeHead(answer.status, answer.retryAfter === undefined ? {} : { 'retry-after': String(answer.retryAfter) }).end();
       } catch (err) {

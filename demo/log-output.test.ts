@@ -14,6 +14,23 @@ describe("the demo's log output", () => {
     expect(written[1]).toBe('Start-up failed: no\n');
   });
 
+  it('leaves out the routine lines (a request answered below 400, a queue batch that all went out), unless asked for all', () => {
+    const lines = [
+      { level: 30, time: 1, method: 'GET', url: '/api/locales', statusCode: 200, msg: 'GET /api/locales 200 1 ms' },
+      { level: 30, time: 1, method: 'POST', url: '/api/notification-subscriptions', statusCode: 400, msg: 'POST … 400' },
+      { level: 30, time: 1, msg: 'queue batch settled' },
+      { level: 40, time: 1, msg: 'queue batch settled; some items not delivered' },
+      { level: 30, time: 1, msg: 'feed changed' },
+    ].map((entry) => JSON.stringify(entry));
+    const shown = (all: boolean) => {
+      const written: string[] = [];
+      createLogOutput((text) => written.push(text), false, { all }).serviceChunk(`${lines.join('\n')}\n`);
+      return written.length;
+    };
+    expect(shown(false)).toBe(3);
+    expect(shown(true)).toBe(5);
+  });
+
   it("names the demo's own servers", () => {
     const written: string[] = [];
     createLogOutput((text) => written.push(text), false).note('push inbox', 'utility-power-outages: Power outage: Kandy');

@@ -15,13 +15,33 @@ export interface LogOutput {
   release(): void;
 }
 
-export function createLogOutput(write: (text: string) => void, colorize: boolean): LogOutput {
+/**
+ * The service's routine lines that would bury what happens: a request answered
+ * below 400 (the pages ask for their catalogs, the console refreshes) and a
+ * queue batch that all went out. Pure.
+ */
+export function isRoutine(entry: Record<string, unknown>): boolean {
+  if (entry.level !== 30) return false;
+  if (entry.msg === 'queue batch settled') return true;
+  return typeof entry.method === 'string' && typeof entry.statusCode === 'number' && entry.statusCode < 400;
+}
+
+/** `all`: every line of the service, the routine ones too (DEMO_LOG=all). */
+export function createLogOutput(write: (text: string) => void, colorize: boolean, { all = false } = {}): LogOutput {
   const pretty = prettyFactory({ colorize, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
   let partial = '';
   let held: string[] | null = null;
   const out = (text: string) => (held === null ? write(text) : held.push(text));
+  const routine = (text: string) => {
+    if (all || !text.startsWith('{')) return false;
+    try {
+      return isRoutine(JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      return false;
+    }
+  };
   const line = (text: string) => {
-    if (text.trim() === '') return;
+    if (text.trim() === '' || routine(text)) return;
     const formatted = text.startsWith('{') ? pretty(text) : `${text}\n`;
     out(formatted.endsWith('\n') ? formatted : `${formatted}\n`);
   };

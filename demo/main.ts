@@ -19,7 +19,8 @@ import { startAddressSearch } from './address-search/address-search.ts';
  * (SIGINT), SIGTERM or SIGHUP stops everything and removes the temporary
  * folder; a second signal stops the service at once.
  */
-const output = createLogOutput((text) => process.stdout.write(text), process.stdout.isTTY === true);
+// The service's routine lines (requests answered, queue batches that all went out) are left out unless DEMO_LOG=all.
+const output = createLogOutput((text) => process.stdout.write(text), process.stdout.isTTY === true, { all: process.env.DEMO_LOG === 'all' });
 const workDir = mkdtempSync(path.join(tmpdir(), 'notification-demo-'));
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 

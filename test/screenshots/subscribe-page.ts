@@ -11,7 +11,10 @@ import { startUtilityFeedDouble } from '../doubles/utility-feed-double.ts';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { preferredKind, provisionDatabase, tmpRoot } from '../helpers/databases.ts';
 import { e2eEnv, realPluginsDir } from '../helpers/e2e-env.ts';
+import { ifInstalled } from '../helpers/shipped-plugins.ts';
 import { startTestApp } from '../helpers/test-app.ts';
+import { startTwilioGateway } from '../../demo/sms-gateway/twilio-gateway.ts';
+import webpush from 'web-push';
 
 const output = path.resolve(process.argv[2] ?? path.join(projectRoot, 'docs', 'subscribe-page.png'));
 const PHONE = { width: 412, height: 915 };
@@ -22,11 +25,32 @@ if (!chromiumPath) process.exit(1);
 mkdirSync(tmpRoot(), { recursive: true });
 const database = await provisionDatabase(await preferredKind());
 const [feed, push, smtp] = await Promise.all([startUtilityFeedDouble(), startPushServerDouble(), startSmtpDouble()]);
+const sms = await startTwilioGateway({
+  accountSid: 'ACshot',
+  authToken: 'shot-token-0123456789',
+  number: '+15005550006',
+  publicBaseUrl: 'http://127.0.0.1:5000',
+});
+const vapid = webpush.generateVAPIDKeys();
+// Every shipped way of delivery, each set up, as a utility would offer them.
 const started = await startTestApp({
   database,
   workers: false,
-  pluginsDir: realPluginsDir(['utility-power-outages', 'utility-scheduled-outages', 'delivery-push', 'delivery-email']),
-  env: e2eEnv(feed, push, { ...smtp.env, Logging__Level: 'warn' }),
+  pluginsDir: realPluginsDir([
+    'utility-power-outages',
+    'utility-scheduled-outages',
+    'delivery-push',
+    'delivery-email',
+    ...ifInstalled('delivery-webpush', 'delivery-sms', 'delivery-webhook'),
+  ]),
+  env: e2eEnv(feed, push, {
+    ...smtp.env,
+    ...sms.env,
+    Sms__DefaultRegion: 'LK',
+    WebPush__VapidPublicKey: vapid.publicKey,
+    WebPush__VapidPrivateKey: vapid.privateKey,
+    Logging__Level: 'warn',
+  }),
 });
 const browser = await launchChromium(chromiumPath);
 try {
@@ -41,6 +65,8 @@ try {
   await page.getByRole('checkbox', { name: 'Power outage' }).check();
   await page.getByRole('checkbox', { name: 'Power restored', exact: true }).check();
   await page.getByRole('radio', { name: 'Push notification' }).tap();
+  // The ways of delivery, the alerts' language and the button in view.
+  await page.locator('#deliver-by').evaluate((element) => element.scrollIntoView());
   const form = await shot(page);
   await page.getByRole('button', { name: 'Subscribe' }).tap();
   const qr = page.getByRole('img', { name: 'QR code of the subscribe link' });
@@ -61,7 +87,7 @@ try {
 } finally {
   await browser.close();
   await started.close();
-  await Promise.all([feed.close(), push.close(), smtp.close()]);
+  await Promise.all([feed.close(), push.close(), smtp.close(), sms.close()]);
   await database.drop();
   // This script's scratch folder (the copied plugins): a test run removes its own in its teardown.
   rmSync(tmpRoot(), { recursive: true, force: true });

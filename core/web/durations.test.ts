@@ -21,3 +21,11 @@ describe('durations and estimates in words (the console)', () => {
     expect(estimateWords({ Webhook: 3 }, { Webhook: null }, (p) => p)).toBe('Webhook: 3, no estimate yet');
   });
 });
+
+describe('durations in the words a page hands over', () => {
+  it('says every part through its page words', () => {
+    const words = (key: string) => `<${key}>`;
+    expect(estimateWords({ Sms: 5 }, { Sms: 5400 }, (p) => p, words)).toBe('Sms: 5, <page.duration.about>');
+    expect(estimateWords({ Sms: 5 }, { Sms: null }, (p) => p, words)).toBe('Sms: 5, <page.duration.noEstimate>');
+  });
+});

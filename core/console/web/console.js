@@ -5,7 +5,7 @@ import { callApi } from './api-client.js';
 import { byId, el, say } from './dom.js';
 import { eventTypeLabel, splitList } from './form-values.js';
 import { readFilterFields, renderFilterFields } from './filter-fields.js';
-import { aboutDuration, estimateWords } from './durations.js';
+import { durationWords, estimateWords } from './durations.js';
 import { setUpFindSubscriber } from './console-trace.js';
 import { readerWords as w } from './failure-words.js';
 import { currentPageLanguage, installLanguageSwitch, onLanguageChange, pageWord } from './page-words.js';
@@ -164,7 +164,7 @@ function drawChart(perMinute) {
 window.addEventListener('resize', () => chart?.setSize({ width: Math.max(240, byId('lanes-chart').parentElement?.clientWidth ?? 600), height: 220 }));
 
 /** @param {number} seconds */
-const age = (seconds) => (seconds <= 0 ? '—' : aboutDuration(seconds).replace('about ', ''));
+const age = (seconds) => (seconds <= 0 ? '—' : durationWords(seconds, w));
 
 /**
  * @param {string} id
@@ -325,7 +325,7 @@ function showEvents(listId, events, held) {
       ? [el('li', { class: 'empty' }, held ? pageWord('page.console.noneHeld', 'No event is held.') : pageWord('page.console.noEvents', 'No events yet.'))]
       : events.map((event) => {
           const counts = held
-            ? `${w('page.console.wouldReach', 'would reach at least @count subscriptions', { count: event.hold.count.toLocaleString() })}${Object.keys(event.hold.byProvider ?? {}).length ? ` (${estimateWords(event.hold.byProvider, event.estimatedSeconds, channelName)})` : ''}`
+            ? `${w('page.console.wouldReach', 'would reach at least @count subscriptions', { count: event.hold.count.toLocaleString() })}${Object.keys(event.hold.byProvider ?? {}).length ? ` (${estimateWords(event.hold.byProvider, event.estimatedSeconds, channelName, w)})` : ''}`
             : `${w('page.console.counts', '@matched matched, @delivered delivered, @failed failed, @waiting waiting', { matched: String(event.matched), delivered: String(event.delivered), failed: String(event.failed), waiting: String(event.waiting) })}${holdWords(event.hold)}`;
           const actions = held
             ? [
@@ -471,7 +471,7 @@ async function preview(/** @type {SubmitEvent} */ event) {
   const answer = await call('POST', '/console/api/announcements/preview', body);
   if (!answer.ok) return complain(answer);
   previewed = body;
-  const parts = estimateWords(answer.body.byProvider, answer.body.estimatedSeconds, channelName);
+  const parts = estimateWords(answer.body.byProvider, answer.body.estimatedSeconds, channelName, w);
   byId('preview-words').textContent =
     answer.body.subscriptions === 1
       ? w('page.console.willNotifyOne', 'Will notify 1 subscription@parts. Nothing is sent until you confirm.', { parts: parts ? ` (${parts})` : '' })

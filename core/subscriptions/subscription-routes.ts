@@ -3,6 +3,7 @@ import { Errors } from '../errors.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageTokenOf, type Caller } from '../http/caller-auth.ts';
 import { BEARER, MANAGE_TOKEN } from '../http/openapi.ts';
+import { LOCALES } from '../plugin-api/messages.ts';
 import { errorResponses, noContent } from '../plugin-api/response-schemas.ts';
 import {
   createBodySchema,
@@ -77,7 +78,7 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
     async (request) => service.ofToken(manageTokenOf(request)),
   );
 
-  app.get<ById>(
+  app.get<ById & { Querystring: { language?: string } }>(
     `${base}/:publicId`,
     {
       schema: {
@@ -85,10 +86,21 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
         tags,
         security: manageSecurity,
         params: PublicIdParams,
+        querystring: Type.Object(
+          {
+            language: Type.Optional(
+              Type.Union(
+                LOCALES.map((locale) => Type.Literal(locale.code)),
+                { description: "The language of subscribeSteps (a page's own); the subscription's language by default." },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: SubscriptionSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.view(await service.get(request.params.publicId, authenticate(request), manageTokenOf(request))),
+    async (request) => service.view(await service.get(request.params.publicId, authenticate(request), manageTokenOf(request)), request.query.language),
   );
 
   app.patch<ById & { Body: UpdateRequest }>(

@@ -100,7 +100,8 @@ export class SubscriptionService {
     this.#deps = deps;
   }
 
-  view(row: repo.SubscriptionRecord): SubscriptionView {
+  /** `language`: the steps' language when a page asks in its own (`?language=`); the subscription's by default. */
+  view(row: repo.SubscriptionRecord, language?: string): SubscriptionView {
     const target = this.#deps.targets.get(row.provider);
     const subscribeUrl = target?.subscribeUrl(row.destination) ?? null;
     const unavailable = () => target?.subscribeUrlUnavailableReason?.(row.destination) ?? `${row.provider} subscriptions have no subscribe link.`;
@@ -115,8 +116,8 @@ export class SubscriptionService {
       isActive: row.is_active,
       subscribeUrl,
       subscribeUrlUnavailableReason: subscribeUrl === null ? unavailable() : null,
-      // The steps in the subscription's language (that of its alerts).
-      subscribeSteps: subscribeUrl === null ? [] : (target?.subscribeSteps?.(row.destination, row.preferences?.language) ?? []),
+      // The steps in the language asked for (the reader's page), else the subscription's (that of its alerts).
+      subscribeSteps: subscribeUrl === null ? [] : (target?.subscribeSteps?.(row.destination, language ?? row.preferences?.language) ?? []),
       createdAt: new Date(row.created_at).toISOString(),
     };
   }

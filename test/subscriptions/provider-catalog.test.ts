@@ -108,6 +108,19 @@ describe('the delivery providers a client can choose', () => {
         })
       ).json();
       expect(sinhala.subscribeSteps[1]).toBe(`යෙදුමේ + ඔබා ${sinhala.delivery.destination} මාතෘකාව ඇතුළත් කරන්න.`);
+      // Read by a page in another language (the manage page in Tamil): the steps in the page's.
+      const read = (language: string) =>
+        started.app.inject({
+          url: `/api/notification-subscriptions/${sinhala.publicId}?language=${language}`,
+          headers: { 'x-subscription-token': sinhala.manageToken },
+        });
+      const tamil = await read('ta');
+      expect(tamil.statusCode).toBe(200);
+      expect(tamil.json().subscribeSteps[1]).toMatch(/[\u0B80-\u0BFF]/);
+      expect(tamil.json().preferences).toEqual({ language: 'si' });
+      const refused = await read('fr');
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toMatch(/querystring\/language/);
     } finally {
       await started.close();
     }

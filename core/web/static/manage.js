@@ -161,6 +161,9 @@ async function showAllAlerts(feeds, providers) {
   byId('all-alerts').hidden = false;
 }
 
+/** The subscription's address, its push app's steps in `language` (the page's). @param {string} language */
+const viewPath = (language) => `${apiPath}${language === 'en' ? '' : `?language=${encodeURIComponent(language)}`}`;
+
 /** Whether the page has drawn what it loaded (a language switch before that changes nothing drawn). */
 let loaded = false;
 
@@ -181,7 +184,8 @@ async function load() {
     return showAllAlerts(/** @type {Feed[]} */ (catalog.ok ? catalog.body : []), /** @type {Provider[]} */ (installed.ok ? installed.body : []));
   }
   const [answer, catalog, installed] = await Promise.all([
-    callApi('GET', apiPath, { token }),
+    // The push app's steps in the page's language, as the rest of the page.
+    callApi('GET', viewPath(currentPageLanguage()), { token }),
     loadCatalog(currentPageLanguage()),
     loadProviders(currentPageLanguage()),
   ]);
@@ -404,17 +408,21 @@ onLanguageChange((code) => {
   if (!loaded) return;
   // The feed's and the target's own words (names, event types, filter fields) come in the new language with their
   // catalogs, for this subscription and the list of all the link's alerts.
-  void Promise.all([loadCatalog(code), loadProviders(code)]).then(([catalog, installed]) => {
-    if (code !== currentPageLanguage()) return;
-    const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
-    const providers = /** @type {Provider[]} */ (installed.ok ? installed.body : []);
-    if (subscription) {
-      feedOfSubscription = feeds.find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
-      providerOfSubscription = providers.find((provider) => provider.provider === subscription?.delivery.provider) ?? providerOfSubscription;
-      showSubscription(subscription, feedOfSubscription, providerOfSubscription);
-    }
-    void showAllAlerts(feeds, providers);
-  });
+  void Promise.all([loadCatalog(code), loadProviders(code), subscription ? callApi('GET', viewPath(code), { token }) : null]).then(
+    ([catalog, installed, view]) => {
+      if (code !== currentPageLanguage()) return;
+      // The push app's steps come in the new language with the subscription read again.
+      if (view?.ok && subscription) subscription = view.body;
+      const feeds = /** @type {Feed[]} */ (catalog.ok ? catalog.body : []);
+      const providers = /** @type {Provider[]} */ (installed.ok ? installed.body : []);
+      if (subscription) {
+        feedOfSubscription = feeds.find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
+        providerOfSubscription = providers.find((provider) => provider.provider === subscription?.delivery.provider) ?? providerOfSubscription;
+        showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+      }
+      void showAllAlerts(feeds, providers);
+    },
+  );
 });
 byId('edit-cancel').addEventListener('click', closeEdit);
 editForm.addEventListener('submit', (event) => void saveEdit(event));

@@ -7,6 +7,7 @@
  */
 export { ErrorSchema, errorResponses, noContent, pageOrError, textResponse } from './response-schemas.ts';
 export { createTranslator, DEFAULT_LOCALE, intlLocale, isLocale, loadMessages, localeOfAcceptLanguage, LOCALES } from './messages.ts';
+export { PSEUDO_LOCALE } from './pseudo-locale.ts';
 export { eventTypeWords, feedCatalogOf } from './feed-presentation.ts';
 export { createValidator } from './validation.ts';
 export { feedMonitorSettings, TimeZoneSetting } from './settings.ts';

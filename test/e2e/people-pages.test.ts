@@ -21,6 +21,7 @@ const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } 
 const LONG_COMPOUND = 'Stromausfallbenachrichtigungen-Kandy-Peradeniya';
 const LONG_UNBROKEN = 'x'.repeat(100);
 const OUTBOX = 'delivery-email.outbox';
+const TAMIL = /[\u0B80-\u0BFF]/;
 
 /**
  * What a newcomer met on the pages (issue: people first), in Chromium against
@@ -343,6 +344,34 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
       displayName: 'After',
       filter: { locationKeywords: ['Galle', 'Matara'], eventTypes: expect.arrayContaining(['Restoration']) },
     });
+  });
+
+  it('manage page: "Change" open while the reader switches to Tamil is written again in Tamil, what was typed and ticked kept', async () => {
+    const created = (
+      await create({ displayName: 'Switch', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })
+    ).body;
+    const page = await open(manageUrl(created), PHONE);
+    await page.getByRole('button', { name: 'Change' }).click();
+    await page.getByLabel('Areas').fill('Galle');
+    await page.getByRole('checkbox', { name: 'Power restored' }).check();
+    await page.locator('#page-language').selectOption('ta');
+    // The feed's own words for its field and its kinds of alert, in Tamil.
+    await expect.poll(() => page.locator('label[for="edit-areas"]').textContent(), SLOW).toMatch(TAMIL);
+    expect(await page.locator('#edit-type-boxes label').first().textContent()).toMatch(TAMIL);
+    expect(await page.locator('#edit-areas').inputValue()).toBe('Galle');
+    expect(await page.locator('#edit-type-boxes input:checked').count()).toBe(1);
+  });
+
+  it('the result of a subscribe is written again in the language the reader switches to, the push steps too', async () => {
+    const page = await open('/subscribe', PHONE);
+    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await page.getByRole('radio', { name: 'Push notification' }).check();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'You are subscribed' }).count(), SLOW).toBe(1);
+    await page.locator('#page-language').selectOption('ta');
+    await expect.poll(() => page.locator('#result-heading').textContent(), SLOW).toMatch(TAMIL);
+    await expect.poll(() => page.locator('#result ol.steps li').first().textContent(), SLOW).toMatch(TAMIL);
+    expect(await page.locator('#result a[href^="/manage/"]').count()).toBe(1);
   });
 
   it('manage page: quiet hours are set through "Change" (in this browser\'s zone), shown in the details, and switched off again', async () => {

@@ -1,13 +1,9 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NotificationEvent, RenderedNotification } from '../../core/plugin-api/index.ts';
 import { coreMessages } from '../../core/i18n/index.ts';
-import { projectRoot } from '../../core/paths.ts';
-import { createTranslator, intlLocale, loadMessages } from '../../core/plugin-api/messages.ts';
+import { createTranslator, intlLocale } from '../../core/plugin-api/messages.ts';
 import { PSEUDO_LOCALE } from '../../core/plugin-api/pseudo-locale.ts';
-import { argumentsOf } from '../../core/plugins/plugin-checks.ts';
 import { catchUpMessage } from '../../core/pipeline/quiet-hours/quiet-hours.ts';
-import { replyWords, verificationText } from '../../plugins/delivery-sms/sms-text.ts';
 import { scheduledOutageRenderers } from '../../plugins/utility-scheduled-outages/renderers.ts';
 import type { ScheduledOutageItem } from '../../plugins/utility-scheduled-outages/scheduled-types.ts';
 import { untranslated } from '../helpers/pseudo-check.ts';
@@ -36,7 +32,8 @@ const scheduled = (eventType: string, sourcePayload: unknown): RenderedNotificat
  * Every kind of message read in the pseudo-locale: a word not accented came
  * from no message catalog, and a Sinhala or Tamil reader would meet it in
  * English. (The pages, the emails and a push alert of the power feed are
- * read in en-XA by test/e2e/pseudo-locale-pages.test.ts.)
+ * read in en-XA by test/e2e/pseudo-locale-pages.test.ts; the text-message
+ * target's replies by its own sms-text-pseudo.test.ts.)
  */
 describe('every message kind in the pseudo-locale en-XA', () => {
   it.each<[string, () => RenderedNotification]>([
@@ -65,17 +62,5 @@ describe('every message kind in the pseudo-locale en-XA', () => {
     const message = render();
     expect(lines(message).length).toBeGreaterThan(1);
     expect(untranslated(lines(message), DATA)).toEqual([]);
-  });
-
-  it('every reply and verification text of the text-message target (each of its messages, its arguments given)', () => {
-    const english = loadMessages(path.join(projectRoot, 'plugins', 'delivery-sms', 'locales')).get('en') ?? {};
-    const t = replyWords(PSEUDO_LOCALE);
-    const said = Object.entries(english)
-      .filter(([key]) => key.startsWith('reply.'))
-      .map(([key, pattern]) => t(key, Object.fromEntries(argumentsOf(pattern, 'en').map((name) => [name, 7]))));
-    expect(said.length).toBeGreaterThan(5);
-    expect(untranslated([...said, verificationText('123456', 'Kandy', 15, PSEUDO_LOCALE)], [...DATA, 'YES', 'STOP', 'START', 'HELP', 'STATUS', 'OUT'])).toEqual(
-      [],
-    );
   });
 });

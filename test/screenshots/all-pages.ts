@@ -353,6 +353,19 @@ try {
       const file = path.join(folder, `${name}-${width}.png`);
       await page.screenshot({ path: file, fullPage: true });
       written.push(path.relative(process.cwd(), file));
+      // A page with a language switch: the same state in Sinhala and in Tamil too, then back to English (the
+      // choice is kept in the browser, for the pages after).
+      if ((await page.locator('#page-language option').count()) > 0 && !/-(si|ta|sinhala)$/.test(name)) {
+        for (const language of ['si', 'ta', 'en']) {
+          await page.locator('#page-language').selectOption(language);
+          await page.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
+          await page.waitForLoadState('networkidle');
+          if (language === 'en') break;
+          const translated = path.join(folder, `${name}-${language}-${width}.png`);
+          await page.screenshot({ path: translated, fullPage: true });
+          written.push(path.relative(process.cwd(), translated));
+        }
+      }
       await page.close();
     }
     await context.close();

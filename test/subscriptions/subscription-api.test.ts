@@ -258,6 +258,8 @@ describe('subscription API', () => {
           { code: 'en', name: 'English' },
           { code: 'si', name: 'සිංහල' },
           { code: 'ta', name: 'தமிழ்' },
+          // Outside production, the pseudo-locale that shows what is not translated.
+          { code: 'en-XA', name: 'Ƥšéûðö (en-XA)' },
         ],
       });
       for (const { code } of locales.locales) expect((await patch({ preferences: { language: code } })).json().preferences).toEqual({ language: code });

@@ -303,6 +303,55 @@ const editForm = /** @type {HTMLFormElement} */ (byId('edit-form'));
 const editInput = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (byId(`edit-${name}`));
 
 /** Opens "Change" with the subscription as it is: its name, its filter, the feed's kinds of alerts. */
+/**
+ * The Change form's event types, in the feed's words of the page's language, `ticked` ticked.
+ * @param {Feed} feed
+ * @param {Set<string>} ticked
+ */
+function drawTypeBoxes(feed, ticked) {
+  byId('edit-type-boxes').replaceChildren(
+    ...eventTypeChoices(feed).map((choice, index) =>
+      el(
+        'div',
+        { class: 'choice' },
+        el('input', {
+          type: 'checkbox',
+          id: `edit-type-${index}`,
+          name: 'eventTypes',
+          value: choice.types.join(','),
+          ...(choice.types.some((type) => ticked.has(type)) ? { checked: '' } : {}),
+        }),
+        el('label', { for: `edit-type-${index}` }, choice.label),
+      ),
+    ),
+  );
+}
+
+/**
+ * The open Change form written again in the feed's words of the language switched to, keeping what the reader
+ * typed, ticked and chose.
+ */
+function redrawEdit() {
+  const feed = feedOfSubscription;
+  if (editForm.hidden || !feed) return;
+  const typed = readFilterFields(feed.filterFields, 'edit-');
+  const ticked = new Set(
+    /** @type {HTMLInputElement[]} */ ([...byId('edit-type-boxes').querySelectorAll('input:checked')]).flatMap((box) => box.value.split(',')),
+  );
+  renderFilterFields(byId('edit-filter-fields'), feed.filterFields, typed, { prefix: 'edit-' });
+  drawTypeBoxes(feed, ticked);
+  if (editPicker && mapsAvailable()) {
+    const places = editPicker.places();
+    void loadMapSettings().then((settings) => {
+      if (!settings) return;
+      byId('edit-where').replaceChildren();
+      editPicker = createPlacePicker(byId('edit-where'), 'edit-where', settings);
+      editPicker.setPlaces(places);
+      editPicker.refresh();
+    });
+  }
+}
+
 function openEdit() {
   const feed = feedOfSubscription;
   if (!subscription || !feed) return;
@@ -341,23 +390,7 @@ function openEdit() {
       editPicker.refresh();
     });
   }
-  const ticked = new Set(filter.eventTypes ?? []);
-  byId('edit-type-boxes').replaceChildren(
-    ...eventTypeChoices(feed).map((choice, index) =>
-      el(
-        'div',
-        { class: 'choice' },
-        el('input', {
-          type: 'checkbox',
-          id: `edit-type-${index}`,
-          name: 'eventTypes',
-          value: choice.types.join(','),
-          ...(choice.types.some((type) => ticked.has(type)) ? { checked: '' } : {}),
-        }),
-        el('label', { for: `edit-type-${index}` }, choice.label),
-      ),
-    ),
-  );
+  drawTypeBoxes(feed, new Set(filter.eventTypes ?? []));
   byId('actions').hidden = true;
   editForm.hidden = false;
   editInput('name').focus();
@@ -419,6 +452,7 @@ onLanguageChange((code) => {
         feedOfSubscription = feeds.find((feed) => feed.id === subscription?.feedId) ?? feedOfSubscription;
         providerOfSubscription = providers.find((provider) => provider.provider === subscription?.delivery.provider) ?? providerOfSubscription;
         showSubscription(subscription, feedOfSubscription, providerOfSubscription);
+        redrawEdit();
       }
       void showAllAlerts(feeds, providers);
     },

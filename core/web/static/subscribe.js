@@ -210,11 +210,15 @@ function markInvalid(field) {
   target.focus();
 }
 
+/** The subscription whose result the page shows (written again on a language switch). @type {any} */
+let shownResult = null;
+
 /**
  * @param {{ publicId: string, displayName: string, isActive: boolean, delivery: { provider: string, destination: string },
  *   subscribeUrl: string | null, subscribeSteps: string[], manageToken: string }} created
  */
-function showResult(created) {
+function showResult(created, { focus = true } = {}) {
+  shownResult = created;
   const manageUrl = `/manage/${encodeURIComponent(created.publicId)}#token=${encodeURIComponent(created.manageToken)}`;
   const manage = el(
     'div',
@@ -300,7 +304,22 @@ function showResult(created) {
   byId('intro').hidden = true;
   const result = byId('result');
   result.hidden = false;
-  result.focus();
+  if (focus) result.focus();
+}
+
+/**
+ * The result shown, written again in the language switched to: the target's words with its catalog, the push
+ * app's steps read again in that language (the manage token allows it). A code being typed is left as it is.
+ * @param {string} language
+ */
+async function redrawResult(language) {
+  const created = shownResult;
+  if (!created || byId('result').hidden) return;
+  if (/** @type {HTMLInputElement | null} */ (document.getElementById('confirm-code'))?.value) return;
+  const path = `/api/notification-subscriptions/${encodeURIComponent(created.publicId)}${language === 'en' ? '' : `?language=${encodeURIComponent(language)}`}`;
+  const answer = await callApi('GET', path, { token: created.manageToken });
+  if (language !== currentPageLanguage() || created !== shownResult) return;
+  showResult({ ...created, ...(answer.ok ? { subscribeSteps: answer.body.subscribeSteps, isActive: answer.body.isActive } : {}) }, { focus: false });
 }
 
 async function submit(/** @type {SubmitEvent} */ event) {
@@ -401,10 +420,10 @@ onLanguageChange((code) => {
 // The feeds' and the targets' own words (names, event types, filter fields, the destination's label) come in the
 // page's language: asked for once the page knows it (its switch put it there), and again at each switch.
 let filled = false;
-onLanguageChange(() => {
+onLanguageChange((code) => {
   filled = true;
   void fillFeeds();
-  void fillProviders();
+  void fillProviders().then(() => redrawResult(code));
 });
 void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(() => {
   // No language could be set (the languages did not load): the page's English words.

@@ -360,6 +360,8 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await page.locator('#edit-type-boxes label').first().textContent()).toMatch(TAMIL);
     expect(await page.locator('#edit-areas').inputValue()).toBe('Galle');
     expect(await page.locator('#edit-type-boxes input:checked').count()).toBe(1);
+    // "Where?" too, made again in Tamil.
+    await expect.poll(() => page.locator('#edit-where legend').first().textContent(), SLOW).toMatch(TAMIL);
   });
 
   it('the result of a subscribe is written again in the language the reader switches to, the push steps too', async () => {
@@ -370,6 +372,8 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     await expect.poll(() => page.getByRole('heading', { name: 'You are subscribed' }).count(), SLOW).toBe(1);
     await page.locator('#page-language').selectOption('ta');
     await expect.poll(() => page.locator('#result-heading').textContent(), SLOW).toMatch(TAMIL);
+    // The form behind it too: "Where?" made again in Tamil.
+    await expect.poll(() => page.locator('#where-field legend').first().textContent(), SLOW).toMatch(TAMIL);
     await expect.poll(() => page.locator('#result ol.steps li').first().textContent(), SLOW).toMatch(TAMIL);
     expect(await page.locator('#result a[href^="/manage/"]').count()).toBe(1);
   });

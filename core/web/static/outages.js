@@ -71,8 +71,15 @@ async function refresh() {
   latest = feeds.flatMap((feed, index) => (answers[index]?.ok ? [{ feed, collection: answers[index].body }] : []));
   show();
   if (first && map) frame(map, drawn);
-  // In the feeds' time, as the outages' own times are (the first feed's, when they differ).
-  byId('outages-updated').textContent = `${pageWord('page.outages.updated', 'Updated')}: ${dateTime(new Date(), feeds[0]?.timeZone ?? 'UTC')}`;
+  updatedAt = new Date();
+  showUpdated();
+}
+
+/** When the outages were last read. @type {Date | null} */
+let updatedAt = null;
+/** In the feeds' time, as the outages' own times are (the first feed's, when they differ); in the page's words. */
+function showUpdated() {
+  if (updatedAt) byId('outages-updated').textContent = `${pageWord('page.outages.updated', 'Updated')}: ${dateTime(updatedAt, feeds[0]?.timeZone ?? 'UTC')}`;
 }
 
 /** The feeds that draw shapes, their names in the page's language. @type {Array<{ id: string, displayName: string, timeZone: string }>} */
@@ -83,6 +90,7 @@ async function start() {
   // The feeds' names come in the language the reader switches to, with the page's own words.
   onLanguageChange((code) => {
     show();
+    showUpdated();
     void loadCatalog(code).then((answer) => {
       if (!answer.ok || code !== currentPageLanguage()) return;
       const named = new Map(answer.body.map((/** @type {any} */ feed) => [feed.id, feed.displayName]));

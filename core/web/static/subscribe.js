@@ -28,6 +28,8 @@ let feeds = [];
 let providers = [];
 /** "Where?": made the first time a feed with shapes is chosen. @type {ReturnType<typeof createPlacePicker> | null} */
 let picker = null;
+/** The language the picker was made in. */
+let pickerLanguage = '';
 
 const selectedFeed = () => feeds.find((feed) => feed.id === feedSelect.value);
 /** @returns {Provider | undefined} */
@@ -107,10 +109,15 @@ async function showWhere(feed) {
   const where = byId('where-field');
   where.hidden = !feed.hasMap;
   if (!feed.hasMap) return;
-  if (!picker) {
+  // Made once, and made again (its places kept) when the page has changed language since.
+  if (!picker || pickerLanguage !== currentPageLanguage()) {
     const settings = await loadMapSettings();
     if (!settings) return void (where.hidden = true);
+    const places = picker?.places() ?? [];
+    pickerLanguage = currentPageLanguage();
+    where.replaceChildren();
     picker = createPlacePicker(where, 'where', settings);
+    picker.setPlaces(places);
   }
   picker.refresh();
 }

@@ -378,6 +378,17 @@ describe.skipIf(!chromiumPath)('the pages as people meet them, in Chromium', { t
     expect(await page.locator('#result a[href^="/manage/"]').count()).toBe(1);
   });
 
+  it('a refusal shown is said again in the language the reader switches to', async () => {
+    const page = await open('/subscribe', PHONE, { expectRefusals: true });
+    await expect.poll(() => page.getByLabel('Feed', { exact: true }).locator('option').count(), SLOW).toBe(2);
+    await page.getByRole('radio', { name: 'Email' }).check();
+    await page.getByLabel('Email address').fill('not an address');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => page.locator('#form-error').textContent(), SLOW).toMatch(/this is not an email address/);
+    await page.locator('#page-language').selectOption('ta');
+    await expect.poll(() => page.locator('#form-error').textContent(), SLOW).toMatch(TAMIL);
+  });
+
   it('manage page: quiet hours are set through "Change" (in this browser\'s zone), shown in the details, and switched off again', async () => {
     const created = (
       await create({ displayName: 'Nights', feedId: 'utility.power-outages', filter: { locationKeywords: ['Kandy'] }, delivery: { provider: 'Push' } })

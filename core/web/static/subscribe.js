@@ -383,7 +383,16 @@ async function submit(/** @type {SubmitEvent} */ event) {
   if (answer.ok) return showResult(answer.body);
   const explanation = explain(answer.failure, 'subscribe', feed.timeZone, fieldLabels());
   say(alertRegion, explanation.text);
+  refused = { failure: answer.failure, timeZone: feed.timeZone ?? 'UTC', text: explanation.text };
   markInvalid(explanation.field);
+}
+
+/** The refusal the page shows, said again in the language the reader switches to (while it is still shown). @type {{ failure: any, timeZone: string, text: string } | null} */
+let refused = null;
+function sayRefusalAgain() {
+  if (!refused || alertRegion.textContent !== refused.text) return;
+  refused = { ...refused, text: explain(refused.failure, 'subscribe', refused.timeZone, fieldLabels()).text };
+  say(alertRegion, refused.text);
 }
 
 // Come from a manage page's "Subscribe to something else" (in this tab only, never from a link someone sent):
@@ -430,7 +439,10 @@ let filled = false;
 onLanguageChange((code) => {
   filled = true;
   void fillFeeds();
-  void fillProviders().then(() => redrawResult(code));
+  void fillProviders().then(() => {
+    sayRefusalAgain();
+    return redrawResult(code);
+  });
 });
 void installLanguageSwitch(/** @type {HTMLSelectElement} */ (byId('page-language'))).then(() => {
   // No language could be set (the languages did not load): the page's English words.

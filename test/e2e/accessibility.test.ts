@@ -179,6 +179,27 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
       await expect.poll(() => page.locator('#refreshed').textContent(), { timeout: 20_000 }).not.toBe('');
       await page.waitForLoadState('networkidle');
       expect(await violations(page)).toEqual([]);
+      // An announcement previewed, waiting for its confirmation.
+      await page.locator('#announce-title').fill('Storm warning');
+      await page.locator('#announce-message').fill('Lines may fall tonight.');
+      await page.locator('#preview-button').click();
+      await expect.poll(() => page.locator('#preview').isVisible(), { timeout: 20_000 }).toBe(true);
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it.each([
+    ['390 px', PHONE],
+    ['1280 px, in Tamil', { ...DESKTOP, locale: 'ta-IN' }],
+  ] as const)('the manage page with "Change" open at %s: no WCAG 2.2 A or AA violation', async (_name, options) => {
+    const { page, close } = await opened(manage, options);
+    try {
+      await page.locator('#edit-button').click();
+      await expect.poll(() => page.locator('#edit-form').isVisible(), { timeout: 20_000 }).toBe(true);
+      await page.waitForLoadState('networkidle');
+      expect(await violations(page)).toEqual([]);
     } finally {
       await close();
     }

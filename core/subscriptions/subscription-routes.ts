@@ -86,17 +86,14 @@ export async function subscriptionRoutes(app: FastifyInstance, options: Subscrip
         tags,
         security: manageSecurity,
         params: PublicIdParams,
-        querystring: Type.Object(
-          {
-            language: Type.Optional(
-              Type.Union(
-                LOCALES.map((locale) => Type.Literal(locale.code)),
-                { description: "The language of subscribeSteps (a page's own); the subscription's language by default." },
-              ),
+        querystring: Type.Object({
+          language: Type.Optional(
+            Type.Union(
+              LOCALES.map((locale) => Type.Literal(locale.code)),
+              { description: "The language of subscribeSteps (a page's own); the subscription's language by default." },
             ),
-          },
-          { additionalProperties: false },
-        ),
+          ),
+        }),
         response: { 200: SubscriptionSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },

@@ -105,7 +105,8 @@ export async function linkRoutes(app: FastifyInstance, runtime: EmailRuntime): P
       if (subscription?.isActive && token !== undefined && (await verificationTokenUsed(context.db, subscription.id, hashToken(token)))) {
         return reply.headers(PAGE_HEADERS).send(pagesFor(request, subscription).alreadyVerified(subscription.displayName));
       }
-      return refuse(request, reply, 'query/token is invalid, expired or already used', pagesFor(request, subscription).badVerifyLink);
+      // In the browser's language: the subscription's would tell anyone with its public id which one it chose.
+      return refuse(request, reply, 'query/token is invalid, expired or already used', pagesFor(request, undefined).badVerifyLink);
     }
     request.log.info({ subscription: subscription.publicId }, 'email address verified');
     return reply.headers(PAGE_HEADERS).send(pagesFor(request, subscription).verified(subscription.displayName));

@@ -176,6 +176,7 @@ describe.skipIf(!chromiumPath)('every page in the pseudo-locale en-XA', { timeou
       }),
     });
     expect(answer.status).toBe(201);
+    const emailSubscription = (await answer.json()) as { publicId: string; manageToken: string };
     const mails = () => smtp.messages.filter((message) => message.header('to')?.includes('someone@example.org'));
     await services.workers.runNow(OUTBOX);
     await expect.poll(() => mails().length, SLOW).toBe(1);
@@ -184,6 +185,8 @@ describe.skipIf(!chromiumPath)('every page in the pseudo-locale en-XA', { timeou
     const verify = /http:\/\/127\.0\.0\.1:5000(\/api\/notification-subscriptions\/[^\s>"]+\/verify\?token=[^\s>"&]+)/.exec(verification!.text ?? '')?.[1];
     expect(verify).toBeDefined();
     await expectPage(verify!);
+    // Its manage page, a destination of its own in the details.
+    await expectPage(`/manage/${emailSubscription.publicId}#token=${encodeURIComponent(emailSubscription.manageToken)}`);
 
     feed.setPowerOutages([
       { id: 'PO-PSEUDO', feeder: 'F12', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' },
@@ -247,6 +250,11 @@ const READ_TEXTS = `(() => {
     if (!text || !element || element.closest('script, style, template, [translate="no"]')) continue;
     if (!element.checkVisibility({ visibilityProperty: true })) continue;
     texts.push(text);
+  }
+  // A closed list's choices are not visible, but each is read when it is chosen.
+  for (const option of document.querySelectorAll('select option')) {
+    const text = option.textContent.trim();
+    if (text && !option.closest('[translate="no"]')) texts.push(text);
   }
   for (const element of document.querySelectorAll('[aria-label], [placeholder], [title], img[alt]')) {
     if (element.closest('[translate="no"]')) continue;

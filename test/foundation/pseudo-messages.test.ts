@@ -10,6 +10,8 @@ import { untranslated } from '../helpers/pseudo-check.ts';
 
 /** What the feed or a person gave: values, never translated. */
 const DATA = ['Gampola', 'F3', 'Maintenance', 'SO-77', 'Kandy'];
+/** The period's English words as the digest stored them: in en-XA they must not be what is said. */
+const STORED_PERIOD = 'the stored English period words';
 const lines = (message: Pick<RenderedNotification, 'title' | 'body'>) => [message.title, ...message.body.split('\n')].filter((line) => line.trim() !== '');
 
 const item: ScheduledOutageItem = {
@@ -40,14 +42,19 @@ describe('every message kind in the pseudo-locale en-XA', () => {
     ['a planned outage', () => scheduled('NewEntry', item)],
     ['a planned outage changed', () => scheduled('Updated', { item, changes: [{ field: 'start', from: '08:00', to: '09:00' }] })],
     ['a planned outage cancelled', () => scheduled('Cancelled', item)],
-    ['the daily update', () => scheduled('DailyUpdate', { period: 'x', outages: [item], when: { kind: 'DailyUpdate', from: '2026-11-23', to: '2026-11-29' } })],
+    [
+      'the daily update',
+      () => scheduled('DailyUpdate', { period: STORED_PERIOD, outages: [item], when: { kind: 'DailyUpdate', from: '2026-11-23', to: '2026-11-29' } }),
+    ],
     [
       'the weekly digest',
-      () => scheduled('WeeklyDigest', { period: 'x', outages: [item], when: { kind: 'WeeklyDigest', from: '2026-11-23', to: '2026-11-29', week: 48 } }),
+      () =>
+        scheduled('WeeklyDigest', { period: STORED_PERIOD, outages: [item], when: { kind: 'WeeklyDigest', from: '2026-11-23', to: '2026-11-29', week: 48 } }),
     ],
     [
       'the day-before reminder',
-      () => scheduled('DayBeforeReminder', { period: 'x', outages: [item], when: { kind: 'DayBeforeReminder', from: '2026-11-24', to: '2026-11-24' } }),
+      () =>
+        scheduled('DayBeforeReminder', { period: STORED_PERIOD, outages: [item], when: { kind: 'DayBeforeReminder', from: '2026-11-24', to: '2026-11-24' } }),
     ],
     [
       'the quiet-hours catch-up',

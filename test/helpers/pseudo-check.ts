@@ -17,6 +17,8 @@ const ALLOWED: readonly RegExp[] = [
   /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g,
   /\b(?:am|pm)\b/gi,
   /\ben-XA\b/g,
+  // A number with its SI unit (a distance on the map's picker): the symbol is the same in every language.
+  /\b\d[\d.,]*\s?(?:km|m)\b/g,
   // What the service made up: a topic, a token (long, with a digit in it).
   /\b(?=[\w-]*\d)[\w-]{12,}\b/g,
 ];

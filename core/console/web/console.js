@@ -439,17 +439,19 @@ let announcers = [];
 /** The announcing feeds, their names and filter fields in the console's language (the catalog's, where it has them). */
 function showAnnouncers() {
   const chosen = field('feed').value;
+  // What the operator typed stays, in the fields' new words.
+  const typed = readFilterFields(announcerFields.get(chosen) ?? [], 'announce-');
   for (const feed of announcers) announcerFields.set(feed.id, catalogFeeds.get(feed.id)?.filterFields ?? feed.filterFields);
   field('feed').replaceChildren(
     ...announcers.map((feed) => el('option', { value: feed.id, ...(feed.id === chosen ? { selected: '' } : {}) }, feedName(feed.id))),
   );
-  showAnnouncerFields();
+  showAnnouncerFields(typed);
 }
 
 /** The chosen feed's fields, one input each (emptied: they are that feed's). */
-function showAnnouncerFields() {
+function showAnnouncerFields(/** @type {Record<string, string>} */ typed = {}) {
   const fields = announcerFields.get(field('feed').value) ?? [];
-  renderFilterFields(byId('announce-fields'), fields, {}, { prefix: 'announce-' });
+  renderFilterFields(byId('announce-fields'), fields, typed, { prefix: 'announce-' });
   byId('announce-about').hidden = fields.length === 0;
 }
 
@@ -575,7 +577,7 @@ async function start() {
   setInterval(() => void refresh(), REFRESH_MS);
 }
 
-field('feed').addEventListener('change', showAnnouncerFields);
+field('feed').addEventListener('change', () => showAnnouncerFields());
 byId('token-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = /** @type {HTMLInputElement} */ (byId('admin-token'));

@@ -1,5 +1,6 @@
 // @ts-check
 // Pure helpers of the subscribe form: what the person typed becomes the API's create request.
+import { englishWords } from './error-words.js';
 
 /**
  * @typedef {{ type: string, label: string, hint: string }} EventTypeDetail
@@ -194,11 +195,14 @@ export function fillTemplate(template, values) {
  * How a subscription is delivered, in words: `Email to me@example.org`, `Push notification`.
  * @param {Provider | undefined} provider
  * @param {{ provider: string, destination: string }} delivery
+ * @param {import('./error-words.js').Words} [w] the page's words
  * @returns {string}
  */
-export function deliveredBy(provider, delivery) {
+export function deliveredBy(provider, delivery, w = englishWords) {
   if (!provider) return delivery.provider;
-  return provider.destination.required ? `${provider.displayName} to ${delivery.destination}` : provider.displayName;
+  return provider.destination.required
+    ? w('page.details.deliveredTo', '@by to @destination', { by: provider.displayName, destination: delivery.destination })
+    : provider.displayName;
 }
 
 /**

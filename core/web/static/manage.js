@@ -81,7 +81,7 @@ function showSubscription(shown, feed, provider) {
         ? [...new Set(filter.eventTypes.map((type) => eventTypeLabel(feed, type)))].join(', ')
         : pageWord('page.details.everything', 'Everything this feed sends'),
     ),
-    ...detail(pageWord('page.details.deliveredBy', 'Delivered by'), deliveredBy(provider, delivery)),
+    ...detail(pageWord('page.details.deliveredBy', 'Delivered by'), deliveredBy(provider, delivery, readerWords)),
     ...detail(pageWord('page.alertLanguage', 'Language of the alerts'), languageName(shown.preferences?.language)),
     ...detail(pageWord('page.quietHours', 'Quiet hours'), quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC', pageWord)),
     ...detail(pageWord('page.details.status', 'Status'), status),
@@ -147,7 +147,7 @@ async function showAllAlerts(feeds, providers) {
       const feed = feeds.find((candidate) => candidate.id === entry.feedId);
       const provider = providers.find((candidate) => candidate.provider === entry.delivery.provider);
       const where = entry.filter.locationKeywords?.length ? entry.filter.locationKeywords.join(', ') : pageWord('page.all.everyArea', 'every area');
-      const values = { feed: feed?.displayName ?? entry.feedId, where, by: deliveredBy(provider, entry.delivery) };
+      const values = { feed: feed?.displayName ?? entry.feedId, where, by: deliveredBy(provider, entry.delivery, readerWords) };
       const text = entry.isActive
         ? readerWords('page.all.entry', '@feed, @where, by @by', values)
         : readerWords('page.all.entryStopped', '@feed, @where, by @by (not active)', values);

@@ -74,6 +74,9 @@ function showFeed() {
   if (!feed) return;
   // A feed switched off is offered still (a subscription waits for it), and says so.
   byId('feed-unwatched').hidden = feed.watched !== false;
+  // Described by the line only while it shows (a hidden element named by aria-describedby is read all the same).
+  if (feed.watched === false) feedSelect.setAttribute('aria-describedby', 'feed-unwatched');
+  else feedSelect.removeAttribute('aria-describedby');
   showFilterFields();
   const choices = byId('event-type-choices');
   // What was ticked stays ticked when the page writes the choices again in another language.

@@ -199,7 +199,9 @@ describe.each(await databaseKinds())('delivery lanes on %s', (kind: DatabaseKind
     // The last of 20 slots 0.2 s apart leaves at 3.8 s; a loaded machine only makes it later.
     expect(measured).toBeGreaterThanOrEqual(3.5);
     expect(measured).toBeLessThan(4 + 5);
-    expect(gateway.busiestSecond()).toBeLessThanOrEqual(6);
+    // At 5 a second; a send leaves its slot late under load, never early, so a late one or two may share a second
+    // with those on time (7 seen once, on a run beside browser tests): more would be the lane not keeping the rate.
+    expect(gateway.busiestSecond()).toBeLessThanOrEqual(7);
   });
 });
 

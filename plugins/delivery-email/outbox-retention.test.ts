@@ -28,6 +28,8 @@ describe('email outbox retention', () => {
     await smtp.down();
     const subscription = await createEmailSubscription(harness.app, { displayName: 'old', destination: 'old@example.org' });
     const { id } = await knex('notification_subscriptions').where({ public_id: subscription.publicId }).first('id');
+    // Ages on the service's clock, which retention measures by (not the database's: a run under faketime has them differ).
+    const now = servicesOf(harness.app).now().toISOString();
     const item = (state: string, days: number) => ({
       kind: 'notification',
       subscription_id: id,
@@ -36,7 +38,7 @@ describe('email outbox retention', () => {
       template: 'generic',
       params: '{}',
       state,
-      updated_at: knex.raw(`now() - interval '${days} days'`),
+      updated_at: knex.raw(`?::timestamptz - interval '${days} days'`, [now]),
       // Not due yet, so the outbox worker leaves it alone: its subscription awaits
       // verification, and a claimed notification of an inactive subscription is dropped.
       due_at: knex.raw(`now() + interval '1 day'`),

@@ -39,6 +39,8 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
 
   it('removes settled deliveries and unreferenced events past the window in bounded batches, and nothing that waits', async () => {
     const db = knex();
+    // Ages on the service's clock, which retention measures by (not the database's: a run under faketime has them differ).
+    const now = servicesOf(started.app).now().toISOString();
     await db.raw(`INSERT INTO notification_subscriptions (public_id, display_name, feed_id, provider, destination, scope, is_active)
                   SELECT 'ret-' || g, 'r', 'utility.power-outages', 'Push', 'fx-ret-' || g, 'Anonymous', true FROM generate_series(1, 3) g`);
     const [a, b, c] = await db('notification_subscriptions').where('public_id', 'like', 'ret-%').orderBy('id').pluck('id');
@@ -46,8 +48,8 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       (
         await db.raw(
           `INSERT INTO notification_events (feed_id, event_type, source_key, item_key, fields, payload, rendered, created_at)
-                     VALUES ('utility.power-outages', 'NewOutage', ?, ?, '{}', 'null', '{}', now() - ?::interval) RETURNING id`,
-          [key, key, age],
+                     VALUES ('utility.power-outages', 'NewOutage', ?, ?, '{}', 'null', '{}', ?::timestamptz - ?::interval) RETURNING id`,
+          [key, key, now, age],
         )
       ).rows[0].id;
     const [oldSettled, oldWaiting, oldAlone, recent] = [
@@ -73,9 +75,9 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     await db.raw(
       `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, created_at)
        SELECT ?, 'OLD-' || g, 'NewOutage', 'utility.power-outages', 'OLD-' || g, ?, 'Push',
-              (ARRAY['delivered', 'failed', 'superseded', 'skipped'])[1 + g % 4], now() - interval '40 days'
+              (ARRAY['delivered', 'failed', 'superseded', 'skipped'])[1 + g % 4], ?::timestamptz - interval '40 days'
          FROM generate_series(1, ?) g`,
-      [a, oldSettled, OLD_ROWS],
+      [a, oldSettled, now, OLD_ROWS],
     );
     await db('notification_delivery_ledger').insert([
       {
@@ -87,7 +89,7 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
         event_id: oldWaiting,
         provider: 'Push',
         status: 'retrying',
-        created_at: db.raw("now() - interval '40 days'"),
+        created_at: db.raw("?::timestamptz - interval '40 days'", [now]),
         next_attempt_at: db.raw("now() + interval '1 hour'"),
       },
       {
@@ -109,7 +111,13 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
       { ledger_id: recentRow, attempt: 1, status: 'retrying', error: 'push server 500' },
     ]);
     await db('still_out_reports').insert([
-      { subscription_id: a, feed_id: 'utility.power-outages', item_key: 'OLD-1', via: 'link', reported_at: db.raw("now() - interval '40 days'") },
+      {
+        subscription_id: a,
+        feed_id: 'utility.power-outages',
+        item_key: 'OLD-1',
+        via: 'link',
+        reported_at: db.raw("?::timestamptz - interval '40 days'", [now]),
+      },
       { subscription_id: c, feed_id: 'utility.power-outages', item_key: 'NEW-1', via: 'reply' },
     ]);
     // The limits count per day of the service's clock (the day it writes counters with), and retention keeps today's.

@@ -15,6 +15,7 @@ import { RequestWindow } from './request-window.ts';
 import type { RetrySettings } from '../plugin-api/retry-policy.ts';
 import { SettleAsYouGo } from './settle-as-you-go.ts';
 import type { SubscriberRendering } from './subscriber-rendering.ts';
+import { inLanguageOf } from './spoken-language.ts';
 
 /** Requests a direct target is handed at once when it does not say (DeliveryTarget.concurrency). */
 export const DEFAULT_CONCURRENCY = 64;
@@ -260,11 +261,13 @@ export class DeliveryLane {
     const outcomes: SettledDelivery[] = [];
     const rows: LeasedDelivery[] = [];
     const rendering = this.#deps.rendering;
+    const spoken = this.#deps.target?.languages?.();
     for (const row of leased) {
       if (!row.subscription.is_active) outcomes.push({ id: row.ledgerId, status: 'failed', retryInSeconds: null, error: 'subscription is no longer active' });
       else {
-        let rendered = rendering ? rendering.forSubscriber(row.eventId, row.event, row.rendered, row.subscription.preferences, row.missed) : row.rendered;
-        const invite = this.#deps.invite?.({ ledgerId: row.ledgerId, event: row.event, language: row.subscription.preferences?.language });
+        const preferences = inLanguageOf(row.subscription.preferences, spoken);
+        let rendered = rendering ? rendering.forSubscriber(row.eventId, row.event, row.rendered, preferences, row.missed) : row.rendered;
+        const invite = this.#deps.invite?.({ ledgerId: row.ledgerId, event: row.event, language: preferences?.language });
         if (invite) rendered = { ...rendered, body: `${rendered.body}\n\n${invite}` };
         rows.push(rendered === row.rendered ? row : { ...row, rendered });
       }

@@ -21,5 +21,8 @@
  * - 4: messages people trust: a feed's `endEventTypes`, `worthTelling`
  *   policy and `stillOutEventTypes`, a target's later outcomes
  *   (`ledger.reportOutcome`), `answersByReply` and the `stillOut` port.
+ * - 5: a target's `languages()` (the ones it can present; others get
+ *   English), and the kit's phone numbers (`subscriberNumber` for calls
+ *   too), Twilio signatures and verification codes.
  */
-export const PLUGIN_API_VERSION = 4;
+export const PLUGIN_API_VERSION = 5;

@@ -111,6 +111,13 @@ export interface DeliveryTarget {
    * when absent). Only called for a destination that has a subscribe link.
    */
   subscribeSteps?(destination: string, language?: string): readonly string[];
+  /**
+   * The languages (codes of LOCALES) this target can present, when not all
+   * (a voice gateway reads only the languages it has a voice for): a
+   * subscriber who chose another gets messages rendered in English, and
+   * core's added lines in English too. Absent: every language.
+   */
+  languages?(): readonly string[];
   /** A new subscription starts active (push) or waits for verification (email). */
   readonly startsActive: boolean;
   /**

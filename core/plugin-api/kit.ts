@@ -29,3 +29,15 @@ export { createOutboundClient, type OutboundClient, type OutboundPost, type Outb
 export { Limiter } from './limiter.ts';
 export { pgArray } from './pg-array.ts';
 export { insertInChunks, parameterChunks } from './bulk-insert.ts';
+export { normalisePhoneNumber, subscriberNumber, type SubscriberNumber } from './phone-number.ts';
+export { twilioSignature, validTwilioSignature } from './twilio-signature.ts';
+export { checkCode, hashCode, MAX_CODE_TRIES, newVerificationCode, type CodeCheck, type StoredCode } from './verification-code.ts';
+export {
+  codeRefusal,
+  createVerificationTables,
+  verificationStore,
+  type VerificationItem,
+  type VerificationResult,
+  type VerificationStore,
+} from './verification-store.ts';
+export { readTwilioAnswer, type TwilioAnswer } from './twilio-answer.ts';

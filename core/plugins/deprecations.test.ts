@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineFeedAnswer, defineFeedMonitor, defineFeedPlugin, defineRenderer, Type } from '../plugin-api/index.ts';
+import { defineFeedAnswer, defineFeedMonitor, defineFeedPlugin, defineRenderer, PLUGIN_API_VERSION, Type } from '../plugin-api/index.ts';
 import { DEPRECATIONS, deprecationsOf } from './deprecations.ts';
 import { validateManifest } from './validate-manifest.ts';
 
@@ -78,8 +78,9 @@ describe('plugins written for an earlier plugin API', () => {
   });
 
   it('one written for a later API stops the start, saying what to do', () => {
-    expect(validateManifest('some-feed', feed({ apiVersion: 5 }))).toEqual([
-      'it was written for plugin API version 5, and this service offers version 4: update the service, or install a version of the plugin written for API version 4 or earlier',
+    const later = PLUGIN_API_VERSION + 1;
+    expect(validateManifest('some-feed', feed({ apiVersion: later }))).toEqual([
+      `it was written for plugin API version ${later}, and this service offers version ${PLUGIN_API_VERSION}: update the service, or install a version of the plugin written for API version ${PLUGIN_API_VERSION} or earlier`,
     ]);
     expect(validateManifest('some-feed', feed({ apiVersion: 0 }))).toEqual(['apiVersion must be a whole number from 1']);
   });

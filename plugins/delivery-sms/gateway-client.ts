@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { retryAfterSeconds } from '#plugin-api';
+import { readTwilioAnswer } from '#plugin-api';
 import { errors, Pool } from 'undici';
 import type { GatewayResult } from './gateway-result.ts';
 
@@ -95,21 +95,7 @@ export function createGatewayClient(settings: GatewaySettings): GatewayClient {
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
-        const raw = await response.body.text();
-        let parsed: { sid?: unknown; code?: unknown } = {};
-        try {
-          parsed = JSON.parse(raw) as typeof parsed;
-        } catch {
-          // Not JSON (a proxy's error page): the status alone decides.
-        }
-        const retryAfter = retryAfterSeconds(response.headers['retry-after'], new Date());
-        return {
-          kind: 'answered',
-          status: response.statusCode,
-          ...(typeof parsed.sid === 'string' && parsed.sid !== '' ? { sid: parsed.sid } : {}),
-          ...(typeof parsed.code === 'number' ? { code: parsed.code } : {}),
-          ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-        };
+        return readTwilioAnswer(response.statusCode, response.headers['retry-after'], await response.body.text(), new Date());
       } catch (err) {
         if (abort?.signal.aborted) return { kind: 'aborted' };
         if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) return { kind: 'timeout', seconds: settings.timeoutSeconds };

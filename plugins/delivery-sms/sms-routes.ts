@@ -1,14 +1,22 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Errors, errorResponses, textResponse, Type, type Static, type Translate } from '#plugin-api';
+import {
+  codeRefusal,
+  Errors,
+  errorResponses,
+  MAX_CODE_TRIES,
+  normalisePhoneNumber,
+  textResponse,
+  Type,
+  validTwilioSignature,
+  type Static,
+  type Translate,
+} from '#plugin-api';
 import { replyIntent, TWIML_EMPTY, twimlMessage } from './reply-keywords.ts';
 import { replyWords } from './sms-text.ts';
-import { cancelVerifications, countTry, firstTimeReply, forgetCodes, lockCode, optIn, optOut, recordReport } from './sms-repository.ts';
+import { cancelVerifications, firstTimeReply, optIn, optOut, recordReport, smsVerifications } from './sms-repository.ts';
 import type { SmsRuntime } from './sms-runtime.ts';
 import { shortenToFit } from './sms-segments.ts';
-import { validTwilioSignature } from './twilio-signature.ts';
-import { checkCode, MAX_CODE_TRIES } from './verification-code.ts';
-import { normalisePhoneNumber } from './phone-number.ts';
 import { NOT_HANDED_OVER, UNSUBSCRIBED_AT_CARRIER } from './gateway-result.ts';
 
 type Form = Record<string, string>;
@@ -103,7 +111,7 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       case 'stop':
         await context.db.transaction(async (trx) => {
           await context.subscriptions.setActive(ids, false, trx);
-          await forgetCodes(trx, ids);
+          await smsVerifications.forgetCodes(trx, ids);
           await cancelVerifications(trx, ids);
           // Until the number itself says START, no verification text goes to it, whoever subscribes it.
           await optOut(trx, from, context.now());
@@ -115,7 +123,7 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
         if (ids.length === 0) return t('reply.noAlerts', { url: `${base}/subscribe` });
         await context.db.transaction(async (trx) => {
           await context.subscriptions.setActive(ids, true, trx);
-          await forgetCodes(trx, ids);
+          await smsVerifications.forgetCodes(trx, ids);
         });
         context.log.info({ subscriptions: ids.length }, 'sms START: subscriptions active');
         return t('reply.started', { count: ids.length });
@@ -184,28 +192,15 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       const subscription = await context.subscriptions.authorize(request.params.publicId, request);
       if (subscription.provider !== 'Sms') throw new Errors.InvalidField('params/publicId: this subscription is not a text-message subscription');
       if (subscription.isActive) return { publicId: subscription.publicId, isActive: true };
-      const verdict = await context.db.transaction(async (trx) => {
-        const stored = await lockCode(trx, subscription.id);
-        const check = checkCode(stored, subscription.id, request.body.code, context.now());
-        if (check === 'wrong') await countTry(trx, subscription.id);
-        if (check === 'ok') {
-          await context.subscriptions.setActive(subscription.id, true, trx);
-          await forgetCodes(trx, [subscription.id]);
-        }
-        return { check, triesLeft: MAX_CODE_TRIES - (stored?.tries ?? 0) - 1 };
-      });
-      switch (verdict.check) {
-        case 'ok':
-          return { publicId: subscription.publicId, isActive: true };
-        case 'wrong':
-          throw new Errors.InvalidField(`body/code is wrong (${Math.max(0, verdict.triesLeft)} ${verdict.triesLeft === 1 ? 'try' : 'tries'} left)`);
-        case 'expired':
-          throw new Errors.InvalidField('body/code has expired: reply YES to the text, or subscribe again for a new code');
-        case 'exhausted':
-          throw new Errors.InvalidField(`body/code: ${MAX_CODE_TRIES} wrong tries; reply YES to the text, or subscribe again for a new code`);
-        case 'none':
-          throw new Errors.InvalidField('body/code: no code was sent yet; wait for the text');
-      }
+      const verdict = await smsVerifications.check(context.db, subscription.id, request.body.code, context.now(), (trx) =>
+        context.subscriptions.setActive(subscription.id, true, trx),
+      );
+      if (verdict.check === 'ok') return { publicId: subscription.publicId, isActive: true };
+      throw codeRefusal(
+        { check: verdict.check, triesLeft: verdict.triesLeft },
+        'reply YES to the text, or subscribe again for a new code',
+        'no code was sent yet; wait for the text',
+      );
     },
   );
 }

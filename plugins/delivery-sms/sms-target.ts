@@ -1,7 +1,6 @@
-import { Errors, type DeliveryOutcome, type DeliveryTarget } from '#plugin-api';
+import { Errors, subscriberNumber, type DeliveryOutcome, type DeliveryTarget } from '#plugin-api';
 import { batchAbort } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
-import { subscriberNumber } from './phone-number.ts';
 import { missingGateway, type SmsRuntime } from './sms-runtime.ts';
 import { queueVerifications, recordSentMessages } from './sms-repository.ts';
 import { notificationText } from './sms-text.ts';

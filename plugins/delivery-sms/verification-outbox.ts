@@ -1,10 +1,17 @@
-import { backoffSeconds, type LeasedQueueStore, type PluginQueue } from '#plugin-api';
+import {
+  backoffSeconds,
+  hashCode,
+  newVerificationCode,
+  type LeasedQueueStore,
+  type PluginQueue,
+  type VerificationItem as OutboxItem,
+  type VerificationResult as OutboxResult,
+} from '#plugin-api';
 import { batchAbort, type GatewayClient } from './gateway-client.ts';
 import { judgeGatewayResult } from './gateway-result.ts';
 import type { SmsContext } from './config.ts';
-import { leaseOutbox, nextOutboxDueInMs, renewOutbox, settleOutbox, storeCode, type OutboxItem, type OutboxResult } from './sms-repository.ts';
+import { smsVerifications as verifications } from './sms-repository.ts';
 import { verificationText } from './sms-text.ts';
-import { hashCode, newVerificationCode } from './verification-code.ts';
 
 export const VERIFICATION_QUEUE = 'delivery-sms.verification';
 
@@ -21,10 +28,10 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
   const retry = { baseSeconds: settings.RetryBaseSeconds, maxSeconds: 3600, maxAttempts: settings.MaxAttempts };
 
   const store: LeasedQueueStore<OutboxItem, OutboxResult> = {
-    lease: async (limit, token) => (gateway ? leaseOutbox(db, limit, token, settings.LeaseSeconds, now()) : []),
-    renew: (token) => renewOutbox(db, token, settings.LeaseSeconds),
-    settle: (token, results) => settleOutbox(db, token, results, now()),
-    nextDueInMs: () => (gateway ? nextOutboxDueInMs(db, now()) : Promise.resolve(null)),
+    lease: async (limit, token) => (gateway ? verifications.lease(db, limit, token, settings.LeaseSeconds, now()) : []),
+    renew: (token) => verifications.renew(db, token, settings.LeaseSeconds),
+    settle: (token, results) => verifications.settle(db, token, results, now()),
+    nextDueInMs: () => (gateway ? verifications.nextDueInMs(db, now()) : Promise.resolve(null)),
   };
 
   const later = (seconds: number) => new Date(now().getTime() + seconds * 1000);
@@ -35,7 +42,7 @@ export function defineVerificationOutbox(context: SmsContext, gateway: GatewayCl
       return { id: item.id, state: 'deferred', dueAt: later(0), error: 'not sent: the service is stopping, or the lease ran out', sid: null };
     const code = newVerificationCode();
     const sentAt = now();
-    await storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
+    await verifications.storeCode(db, item.subscriptionId, hashCode(item.subscriptionId, code), new Date(sentAt.getTime() + ttlMinutes * 60_000));
     const feedName = context.feeds.get(item.feedId, item.language)?.displayName ?? 'outage';
     const result = await gateway!.send({ to: item.recipient, body: verificationText(code, feedName, ttlMinutes, item.language) }, abort);
     const { outcome, sid } = judgeGatewayResult(result);

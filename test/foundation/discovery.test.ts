@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, servicesOf } from '../../core/app.ts';
+import { PLUGIN_API_VERSION } from '../../core/plugin-api/api-version.ts';
 import { preferredKind, provisionDatabase, tmpRoot, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { pluginRootsOf, projectRoot } from '../../core/paths.ts';
 import { loadPlatform } from '../../core/boot.ts';
@@ -190,7 +191,9 @@ describe('plugin discovery', () => {
     const index = path.join(dir, 'fixture-feed', 'index.ts');
     writeFileSync(index, readFileSync(index, 'utf8').replace("id: 'fixture-feed',", "id: 'fixture-feed',\n  apiVersion: 99,"));
     await expect(buildApp({ env: database.env, pluginsDir: dir })).rejects.toThrow(
-      /Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version 4: update the service/,
+      new RegExp(
+        `Plugin folder "fixture-feed": it was written for plugin API version 99, and this service offers version ${PLUGIN_API_VERSION}: update the service`,
+      ),
     );
   });
 

@@ -8,7 +8,7 @@ import { jwtFor } from '../../../test/helpers/pipeline-plugins.ts';
 import { servicesOf, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testClock } from '../../../test/doubles/smtp-test-app.ts';
 import { startTwilioGateway, type TwilioGateway } from '../../../demo/sms-gateway/twilio-gateway.ts';
-import { twilioSignature } from '../twilio-signature.ts';
+import { twilioSignature } from '#plugin-api';
 
 const PUBLIC_BASE_URL = 'https://alerts.example.org';
 const AUTH_TOKEN = 'twilio-auth-token-0123456789abcdef';

@@ -32,3 +32,14 @@ describe('subscriberNumber: only numbers that take texts (no toll fraud)', () =>
     expect(subscriberNumber(input, region)).toEqual(expected);
   });
 });
+
+describe('subscriberNumber for calls: a landline too, still no toll fraud', () => {
+  it.each<[string, string, ReturnType<typeof subscriberNumber>]>([
+    ['a Colombo landline', '+94 11 234 5678', { number: '+94112345678' }],
+    ['a Sri Lankan mobile', '077 123 4567', { number: '+94771234567' }],
+    ['a US premium-rate number', '+1 900 555 1234', { refused: 'not mobile', kind: 'premium rate' }],
+    ['a UK premium-rate number', '+44 909 012 3456', { refused: 'not mobile', kind: 'premium rate' }],
+  ])('%s', (_name, input, expected) => {
+    expect(subscriberNumber(input, 'LK', 'call')).toEqual(expected);
+  });
+});

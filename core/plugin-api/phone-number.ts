@@ -17,20 +17,24 @@ export function normalisePhoneNumber(input: string, defaultRegion: string | unde
 
 /** The kinds of number a subscriber may give: a mobile, or one the country's plan cannot tell from a landline (the US, Canada). */
 const TEXTABLE: ReadonlySet<NumberType> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+/** The kinds of number a call may go to: a landline too, never one that costs the caller or pays its owner (premium rate, shared cost). */
+const CALLABLE: ReadonlySet<NumberType> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE', 'FIXED_LINE']);
 
 /** What a subscriber's number came to: the number to store, or why it is refused. */
 export type SubscriberNumber = { readonly number: string } | { readonly refused: 'invalid' } | { readonly refused: 'not mobile'; readonly kind: string };
 
 /**
- * A number a subscriber gives for texts: valid (normalisePhoneNumber), and
+ * A number a subscriber gives for texts (or, with `use` 'call', for calls:
+ * a landline too): valid (normalisePhoneNumber), and
  * a mobile number by the country's numbering plan, so no code or alert is
  * ever texted to a landline, a premium-rate or a shared-cost number (toll
  * fraud: a number that costs the sender, or pays its owner, per text).
  */
-export function subscriberNumber(input: string, defaultRegion: string | undefined): SubscriberNumber {
+export function subscriberNumber(input: string, defaultRegion: string | undefined, use: 'text' | 'call' = 'text'): SubscriberNumber {
   const number = normalisePhoneNumber(input, defaultRegion);
   if (number === null) return { refused: 'invalid' };
   const kind = parsePhoneNumberFromString(number)?.getType();
-  if (kind === undefined || !TEXTABLE.has(kind)) return { refused: 'not mobile', kind: (kind ?? 'unknown').toLowerCase().replaceAll('_', ' ') };
+  if (kind === undefined || !(use === 'call' ? CALLABLE : TEXTABLE).has(kind))
+    return { refused: 'not mobile', kind: (kind ?? 'unknown').toLowerCase().replaceAll('_', ' ') };
   return { number };
 }

@@ -106,7 +106,6 @@ export async function startTwilioGateway(
   const arrivals: number[] = [];
   /** When the next send is due at the rate (a GCRA's theoretical arrival time). */
   let dueAt = 0;
-  let serviceUrl = (options.serviceUrl ?? options.publicBaseUrl).replace(/\/+$/, '');
   const publicBase = options.publicBaseUrl.replace(/\/+$/, '');
   const messagesPath = `/2010-04-01/Accounts/${options.accountSid}/Messages.json`;
   const expectedAuth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
@@ -116,19 +115,8 @@ export async function startTwilioGateway(
     res.end(JSON.stringify(body));
   };
 
-  /** Posts a signed form to the service: the signature is over the public URL, the request goes to where it listens. */
-  async function postSigned(publicUrl: string, fields: Record<string, string>, signature?: string) {
-    const path = publicUrl.startsWith(publicBase) ? publicUrl.slice(publicBase.length) : new URL(publicUrl).pathname;
-    const response = await request(`${serviceUrl}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': signature ?? twilioSignature(options.authToken, publicUrl, fields),
-      },
-      body: new URLSearchParams(fields).toString(),
-    });
-    return { status: response.statusCode, text: await response.body.text() };
-  }
+  const callbacks = signedCallbacks(options.authToken, options.publicBaseUrl, options.serviceUrl);
+  const postSigned = callbacks.post;
 
   let gateway!: TwilioGateway;
   const server = http.createServer((req, res) => {
@@ -216,7 +204,7 @@ export async function startTwilioGateway(
     refuseFor: (ms, retryAfter) => void (refusal = { until: Date.now() + ms, retryAfter }),
     env: { Sms__BaseUrl: url, Sms__AccountSid: options.accountSid, Sms__AuthToken: options.authToken, Sms__From: options.number },
     script: (...answers) => void scripted.push(...answers),
-    setServiceUrl: (next) => void (serviceUrl = next.replace(/\/+$/, '')),
+    setServiceUrl: callbacks.setServiceUrl,
     async reply(from, body, replyOptions) {
       const fields = { From: from, To: options.number, Body: body, MessageSid: newSid('SM'), AccountSid: options.accountSid };
       const { status, text } = await postSigned(`${publicBase}/api/sms/inbound`, fields, replyOptions?.signature);
@@ -235,6 +223,31 @@ export async function startTwilioGateway(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return gateway;
+}
+
+/**
+ * What a Twilio-like gateway posts to the service (replies, statuses, keys):
+ * a form signed like Twilio's over the public URL, sent to where the
+ * service really listens.
+ */
+export function signedCallbacks(authToken: string, publicBaseUrl: string, serviceUrl?: string) {
+  const publicBase = publicBaseUrl.replace(/\/+$/, '');
+  let listening = (serviceUrl ?? publicBaseUrl).replace(/\/+$/, '');
+  return {
+    setServiceUrl: (next: string) => void (listening = next.replace(/\/+$/, '')),
+    async post(publicUrl: string, fields: Record<string, string>, signature?: string) {
+      const path = publicUrl.startsWith(publicBase) ? publicUrl.slice(publicBase.length) : new URL(publicUrl).pathname;
+      const response = await request(`${listening}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': signature ?? twilioSignature(authToken, publicUrl, fields),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+      return { status: response.statusCode, text: await response.body.text() };
+    },
+  };
 }
 
 /** The most of these instants (milliseconds) that fall within any one second. */

@@ -16,7 +16,7 @@ const run = promisify(execFile);
  * `installed`, or load a module of it by path with `pluginModule`).
  * Checked in a copy of the project without the folders.
  */
-const REMOVABLE = ['delivery-sms', 'delivery-webhook', 'delivery-webpush', 'delivery-push', 'delivery-email'];
+const REMOVABLE = ['delivery-sms', 'delivery-voice', 'delivery-webhook', 'delivery-webpush', 'delivery-push', 'delivery-email'];
 
 /** The project's files as a clone has them (and what is added but not yet committed). */
 function projectFiles(): string[] | null {

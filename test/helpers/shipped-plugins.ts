@@ -12,6 +12,7 @@ export const SHIPPED_PLUGINS = [
   'delivery-email',
   'delivery-push',
   'delivery-sms',
+  'delivery-voice',
   'delivery-webhook',
   'delivery-webpush',
   'utility-power-outages',

@@ -230,6 +230,24 @@ export const coreConfigSchema = Type.Object({
     },
     { default: {} },
   ),
+  Confirmation: Type.Object(
+    {
+      ListAfterMinutes: Type.Integer({
+        minimum: 1,
+        maximum: 1440,
+        default: 15,
+        description:
+          'After the last message of an urgent alert a confirming subscriber did not confirm (the alert itself, or the last step of their escalation), minutes until it lands in the console\'s "Not confirmed" list.',
+      }),
+      IntervalSeconds: Type.Integer({
+        minimum: 1,
+        maximum: 3600,
+        default: 30,
+        description: 'How often every instance looks for escalation steps that are due (a step goes at most this long after its time).',
+      }),
+    },
+    { default: {} },
+  ),
   Jwt: Type.Object(
     {
       Secret: Type.Optional(Str('HS256 signing secret of caller tokens.', { 'x-secret': true, minLength: 16 })),

@@ -23,6 +23,7 @@ import { loadAsset, PAGE_HEADERS } from '../web/page-assets.ts';
 import { audit, auditLog } from '../audit/audit-log.ts';
 import { activeSubscriptions, backlogByProvider, deliveriesOfLastDay, latestEvents } from './console-repository.ts';
 import { consolePeopleRoutes } from './console-people-routes.ts';
+import type { Confirmations } from '../confirmation/confirmations.ts';
 import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
 import { holdsRole, oidcActor } from './role-policy.ts';
 import { sessionEnd } from './session-policy.ts';
@@ -48,6 +49,8 @@ export interface ConsoleOptions {
   readonly directProviders: readonly string[];
   /** Every installed provider ("Find a subscriber" looks destinations up among theirs). */
   readonly providers: readonly string[];
+  /** Confirmations of urgent alerts: the "Not confirmed" list, and an operator's "reached by phone". */
+  readonly confirmations: Pick<Confirmations, 'reached'>;
   /** Each lane's rate (0: none), by provider: the lanes panel and the estimates. */
   readonly rates: ReadonlyMap<string, number>;
 }
@@ -501,7 +504,7 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     },
     async () => ({ entries: await auditLog(db, 100) }),
   );
-  await consolePeopleRoutes(app, { db, filters: options.filters, providers: options.providers, actorOf, signedIn });
+  await consolePeopleRoutes(app, { db, filters: options.filters, providers: options.providers, confirmations: options.confirmations, actorOf, signedIn });
 }
 
 function refusal(reply: FastifyReply, status: number, text: string) {

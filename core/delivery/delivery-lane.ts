@@ -57,6 +57,15 @@ export interface LaneDependencies {
   readonly rendering?: SubscriberRendering;
   /** The line a message that ends an item adds to ask "still out?" (a link, or the word to reply on a target that takes replies); null for others. */
   readonly invite?: (delivery: { ledgerId: number; event: NotificationEvent; language?: string }) => string | null;
+  /**
+   * Confirmations: the open confirmation each row asks for (its subscriber
+   * confirms and it is urgent, or it is an escalation step), and the line
+   * that asks, in the subscriber's language (null: the target asks itself, by a key).
+   */
+  readonly confirmations?: {
+    ask(rows: readonly LeasedDelivery[]): Promise<ReadonlyMap<number, number>>;
+    line(confirmationId: number, language: string | undefined): string | null;
+  };
   readonly log: FastifyBaseLogger;
   readonly settings: LaneSettings;
   readonly now?: () => Date;
@@ -95,6 +104,7 @@ const toRequest = (row: LeasedDelivery): DeliveryRequest => ({
   subscription: toRecipient(row.subscription.id, row.subscription),
   event: row.event,
   rendered: row.rendered,
+  ...(row.confirm ? { confirm: true } : {}),
 });
 
 /**
@@ -262,6 +272,8 @@ export class DeliveryLane {
     const rows: LeasedDelivery[] = [];
     const rendering = this.#deps.rendering;
     const spoken = this.#deps.target?.languages?.();
+    const active = leased.filter((row) => row.subscription.is_active);
+    const asking = (await this.#deps.confirmations?.ask(active)) ?? new Map<number, number>();
     for (const row of leased) {
       if (!row.subscription.is_active) outcomes.push({ id: row.ledgerId, status: 'failed', retryInSeconds: null, error: 'subscription is no longer active' });
       else {
@@ -269,7 +281,11 @@ export class DeliveryLane {
         let rendered = rendering ? rendering.forSubscriber(row.eventId, row.event, row.rendered, preferences, row.missed) : row.rendered;
         const invite = this.#deps.invite?.({ ledgerId: row.ledgerId, event: row.event, language: preferences?.language });
         if (invite) rendered = { ...rendered, body: `${rendered.body}\n\n${invite}` };
-        rows.push(rendered === row.rendered ? row : { ...row, rendered });
+        const confirmationId = asking.get(row.ledgerId);
+        const asks = confirmationId === undefined ? null : this.#deps.confirmations!.line(confirmationId, preferences?.language);
+        if (asks) rendered = { ...rendered, body: `${rendered.body}\n\n${asks}` };
+        const confirm = confirmationId === undefined ? {} : { confirm: true };
+        rows.push(rendered === row.rendered && confirmationId === undefined ? row : { ...row, rendered, ...confirm });
       }
     }
     if (rows.length === 0) return outcomes;

@@ -10,6 +10,8 @@ export interface LeasedDelivery extends LeasedRow {
   readonly rendered: RenderedNotification;
   /** The events of its item this row replaced, which its subscriber never got (oldest first). */
   readonly missed: readonly NotificationEvent[];
+  /** The person must confirm it (set by the lane once it asked: see DeliveryRequest.confirm). */
+  readonly confirm?: boolean;
 }
 
 type Db = Knex | Knex.Transaction;

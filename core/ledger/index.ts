@@ -35,3 +35,20 @@ export { lockEndedHolds, mergeIntoCatchUps, type CatchUpClaim, type HeldRow, typ
 export { purgeLaneMinutes, purgeSettled } from './purge.ts';
 export { BACKLOG_COUNT_CAP, laneBacklogs, type LaneBacklog } from './reads.ts';
 export { listDeliveries, type DeliveryListItem, type DeliveryListQuery } from './delivery-list.ts';
+export {
+  askConfirmations,
+  CONFIRMATION_STATES,
+  confirmationOfDelivery,
+  escalate,
+  escalationKey,
+  lockDueConfirmations,
+  notConfirmed,
+  OPEN_CONFIRMATION_STATES,
+  openConfirmationsTo,
+  settleConfirmations,
+  type ConfirmationState,
+  type ConfirmedVia,
+  type DueConfirmation,
+  type EscalationRow,
+  type NotConfirmed,
+} from './confirmations.ts';

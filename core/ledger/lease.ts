@@ -29,8 +29,9 @@ export interface LeasedSubscription {
   readonly preferences: SubscriberPreferences;
 }
 
+// A row of an escalation step goes by its own provider to its own destination (the step's), the rest to the subscription's.
 const RETURNING = `RETURNING l.id, l.attempts, l.event_id, l.replaces, s.id AS subscription_id, s.public_id, s.display_name, s.feed_id, s.scope,
-                  s.provider, s.destination, s.is_active, s.preferences`;
+                  l.provider, COALESCE(l.destination, s.destination) AS destination, s.is_active, s.preferences`;
 
 const toLeased = (row: Record<string, unknown>): LeasedRow => ({
   ledgerId: Number(row.id),

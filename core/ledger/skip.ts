@@ -13,7 +13,7 @@ export interface ToldBefore {
 }
 
 /** Criteria a claimed row is skipped by: the subscriber's budget for the item, or its feed's policy. */
-export type SkipCriterion = 'budget' | 'feed';
+export type SkipCriterion = 'budget' | 'feed' | 'confirmed';
 
 /**
  * For each freshly claimed row, what its subscription was told of the

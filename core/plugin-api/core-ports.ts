@@ -67,6 +67,17 @@ export interface StillOutPort {
 }
 
 /**
+ * Confirmations (a subscriber who must confirm each urgent alert): what a
+ * target tells core when the person answers in its own way.
+ */
+export interface ConfirmationPort {
+  /** The person confirmed the alert a delivery asked about (1 pressed in its call): true when that settled an open confirmation. */
+  confirmDelivery(ledgerId: number, via: 'key' | 'reply'): Promise<boolean>;
+  /** A reply (YES) from this destination confirms every open alert a message of this provider asked it about in the last week: how many. */
+  confirmByReply(provider: string, destination: string): Promise<number>;
+}
+
+/**
  * The plugin's own delivery lane, for what the plugin sends outside the
  * ledger (the email outbox's emails, SMS verification texts): the lane's
  * rate (NotificationPipeline__Rates__<Provider>, or the manifest's

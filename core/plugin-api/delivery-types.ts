@@ -24,6 +24,14 @@ export interface DeliveryRequest {
   readonly subscription: SubscriptionRecipient;
   readonly event: NotificationEvent;
   readonly rendered: RenderedNotification;
+  /**
+   * The person must confirm this alert (their subscription confirms, and
+   * it is urgent, or an escalation step of one). Core has added the line
+   * that asks (a link, or the word to reply) to `rendered`, unless the
+   * target asks by a key (`confirmsByKey`): then the target asks, and tells
+   * `context.confirmations.confirmDelivery(ledgerId, 'key')` the answer.
+   */
+  readonly confirm?: boolean;
 }
 
 export type DeliveryOutcome =
@@ -127,6 +135,12 @@ export interface DeliveryTarget {
    * the reply (the `stillOut` port).
    */
   readonly answersByReply?: boolean;
+  /**
+   * Its subscribers answer by a key in the message itself (a call's "press
+   * 1"): core adds no line asking for a confirmation, and sets `confirm`
+   * on the request instead.
+   */
+  readonly confirmsByKey?: boolean;
   /**
    * For a target that verifies (startsActive false): the key the daily
    * limit of verification messages counts, one per mailbox or phone

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { CoreSettings } from './core-settings.ts';
-import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, StillOutPort, SubscriptionAccess } from './core-ports.ts';
+import type { CallerAuth, ConfirmationPort, LanePort, LedgerAccess, OngoingPort, StillOutPort, SubscriptionAccess } from './core-ports.ts';
 import type { DeliveryTarget } from './delivery-types.ts';
 import type { FeedMonitorSpec } from './feed-monitor.ts';
 import type { PluginMetrics } from './metrics-types.ts';
@@ -72,6 +72,8 @@ export interface DeliveryPluginContext<S extends ConfigSections = ConfigSections
   readonly lane: LanePort;
   /** Reports that an item told as ended has not (an SMS reply OUT to a restoration). */
   readonly stillOut: StillOutPort;
+  /** Confirmations of urgent alerts: a key pressed in a call, a YES reply (API version 5). */
+  readonly confirmations: ConfirmationPort;
 }
 
 export type PluginContext<S extends ConfigSections = ConfigSections> = FeedPluginContext<S> | DeliveryPluginContext<S>;

@@ -16,4 +16,19 @@ export interface SubscriberPreferences {
   readonly timeZone?: string;
   /** The language of everything sent for this subscription: a code of LOCALES (`en`, `si`, `ta`); default English. */
   readonly language?: string;
+  /**
+   * The person must confirm each urgent alert (a link or button, YES by
+   * text, 1 in a call). Set by an admin or the console only, never by the
+   * subscriber.
+   */
+  readonly confirm?: boolean;
+  /** Where an unconfirmed alert goes next, step by step (set like `confirm`); then the console's "Not confirmed" list. */
+  readonly escalation?: readonly EscalationStep[];
+}
+
+/** One step of an escalation: a message by `provider` to `destination` (in that provider's form), `afterMinutes` after the step before. */
+export interface EscalationStep {
+  readonly provider: string;
+  readonly destination: string;
+  readonly afterMinutes: number;
 }

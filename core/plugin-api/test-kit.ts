@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import type { CoreConfig } from '../config/core-config-schema.ts';
 import { composeConfigSchema, pickSections } from '../config/compose-schema.ts';
 import { loadConfig } from '../config/load-config.ts';
-import type { CallerAuth, LanePort, LedgerAccess, OngoingPort, StillOutPort, SubscriptionAccess } from './core-ports.ts';
+import type { CallerAuth, ConfirmationPort, LanePort, LedgerAccess, OngoingPort, StillOutPort, SubscriptionAccess } from './core-ports.ts';
 import type { PluginMetrics } from './metrics-types.ts';
 import type { FeedCatalogPort } from './feed-presentation.ts';
 import type { ConfigSections, DeliveryPluginContext, FeedPluginContext, SectionsConfig, TopicAllowlist } from './manifest.ts';
@@ -29,6 +29,7 @@ export interface PluginTestContextOptions {
   readonly queues?: QueuePort;
   readonly ongoing?: OngoingPort;
   readonly stillOut?: StillOutPort;
+  readonly confirmations?: ConfirmationPort;
   readonly auth?: CallerAuth;
   /** Where the plugin's gauges go; by default they are accepted and never read. */
   readonly metrics?: PluginMetrics;
@@ -78,6 +79,7 @@ export function createPluginTestContext<S extends ConfigSections>(
     queues: options.queues ?? missing<QueuePort>('queues'),
     ongoing: options.ongoing ?? missing<OngoingPort>('ongoing'),
     stillOut: options.stillOut ?? missing<StillOutPort>('stillOut'),
+    confirmations: options.confirmations ?? missing<ConfirmationPort>('confirmations'),
     lane: options.lane ?? { pausedForMs: () => 0, pause: async () => undefined, nextSlot: async (signal) => !signal?.aborted },
     metrics: options.metrics ?? { gauge: () => undefined },
     feeds: options.feeds ?? { get: () => undefined, all: () => [] },

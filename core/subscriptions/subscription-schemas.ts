@@ -66,6 +66,28 @@ export const PreferencesSchema = Type.Object(
         description: 'The language of every message, email, text and verification for this subscription: a code GET /api/locales lists.',
       }),
     ),
+    confirm: Type.Optional(
+      Type.Boolean({
+        description:
+          'Admin only: the person must confirm each urgent alert (a link or button, YES by text, 1 in a call); unconfirmed, it escalates, then lands in the console\'s "Not confirmed" list. A subscriber who sends another value than the stored one gets a 403.',
+      }),
+    ),
+    escalation: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            provider: Type.String({ minLength: 1, maxLength: 64, description: 'An installed provider (Sms, Voice, Email…).' }),
+            destination: Type.String({ minLength: 1, maxLength: 320, description: "In that provider's form (E.164 for Sms and Voice); not verified." }),
+            afterMinutes: Type.Integer({ minimum: 1, maximum: 10080, description: 'Minutes after the step before (the first: after the alert).' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 5,
+          description: 'Admin only, with confirm: where an unconfirmed urgent alert goes next, step by step, until the person confirms.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,7 @@ import { addressLimitsApply, judgeCreates, type CreateCandidate, type Subscripti
 import * as repo from './subscription-repository.ts';
 import { authorizeAccess, checkDisplayName, checkFilterAgainstFeed, checkPreferences, hashToken } from './subscription-policy.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
+import { withConfirmPreferences } from './confirm-preferences.ts';
 
 export interface CreateRequest {
   displayName: string;
@@ -167,7 +168,7 @@ export class SubscriptionService {
         display_name: displayName,
         feed_id: request.feedId,
         filter_json: filter,
-        preferences: checkPreferences(request.preferences ?? {}),
+        preferences: withConfirmPreferences(caller, checkPreferences(request.preferences ?? {}), undefined, targets),
         provider: request.delivery.provider,
         destination,
         scope,
@@ -277,7 +278,8 @@ export class SubscriptionService {
     const row = await this.get(publicId, caller, manageToken);
     const displayName = change.displayName === undefined ? undefined : checkDisplayName(change.displayName);
     if (change.filter !== undefined) checkFilterAgainstFeed(row.feed_id, this.#deps.registry.catalogFeed(row.feed_id), change.filter);
-    const preferences = change.preferences === undefined ? undefined : checkPreferences(change.preferences);
+    const preferences =
+      change.preferences === undefined ? undefined : withConfirmPreferences(caller, checkPreferences(change.preferences), row.preferences, this.#deps.targets);
     const updated = await repo.updateSubscription(this.#deps.db, Number(row.id), { display_name: displayName, filter_json: change.filter, preferences });
     return this.view(updated);
   }

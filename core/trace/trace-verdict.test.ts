@@ -21,6 +21,12 @@ describe('traceVerdict: why an event did or did not reach a subscription', () =>
     ['sent in a catch-up', facts({ rows: [row('merged')] }), true, 'quietHours'],
     ['superseded', facts({ rows: [row('superseded')] }), true, 'superseded'],
     ['over budget', facts({ rows: [row('skipped', 'budget', 'over budget: 5')] }), true, 'overBudget'],
+    [
+      'an escalation step not sent: confirmed before it',
+      facts({ rows: [row('skipped', 'confirmed', 'not sent: the alert was confirmed before this step')] }),
+      true,
+      'confirmed',
+    ],
     ['the feed said no news', facts({ rows: [row('skipped', 'feed', 'moved 10 min')] }), true, 'feedPolicy'],
     ['subscribed after the event', facts({ subscribedBeforeEvent: false }), true, 'subscribedLater'],
     ['inactive', facts({ active: false }), true, 'inactive'],

@@ -23,6 +23,8 @@ export const TRACE_CRITERIA = {
   discarded: 'discarded',
   /** It matches, and no delivery was claimed for it yet (its fan-out is still under way). */
   notClaimed: 'notClaimed',
+  /** An escalation step not sent: the person confirmed the alert before it went. */
+  confirmed: 'confirmed',
 } as const;
 
 /** What the trace knows of one event for one subscription. */
@@ -67,7 +69,12 @@ export function traceVerdict(facts: TraceFacts): TraceVerdict {
     case 'skipped':
       return {
         matched: true,
-        criterion: row.skippedBecause === 'budget' ? TRACE_CRITERIA.overBudget : TRACE_CRITERIA.feedPolicy,
+        criterion:
+          row.skippedBecause === 'budget'
+            ? TRACE_CRITERIA.overBudget
+            : row.skippedBecause === 'confirmed'
+              ? TRACE_CRITERIA.confirmed
+              : TRACE_CRITERIA.feedPolicy,
         reason: row.lastError,
       };
     default:

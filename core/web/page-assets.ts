@@ -37,6 +37,8 @@ export const ASSET_NAMES = [
   'outages.js',
   'page-words.js',
   'still-out.js',
+  'link-button.js',
+  'confirm.js',
 ] as const;
 
 /**

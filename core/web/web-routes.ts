@@ -41,6 +41,7 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
   const managePage = loadAsset('manage.html');
   const outagesPage = loadAsset('outages.html');
   const stillOutPage = loadAsset('still-out.html');
+  const confirmPage = loadAsset('confirm.html');
   // The pages with maps may show the tiles' images (and nothing else of that origin).
   const mapPageHeaders = pageHeadersWithTiles(options.tileUrl ?? null);
   const icons = { ico: readFileSync(new URL('./static/favicon.ico', import.meta.url)), svg: readFileSync(new URL('./static/favicon.svg', import.meta.url)) };
@@ -75,6 +76,16 @@ export async function webRoutes(app: FastifyInstance, options: WebRouteOptions) 
       ),
     },
     async (_request, reply) => reply.headers(PAGE_HEADERS).type(stillOutPage.contentType).send(stillOutPage.body),
+  );
+  app.get(
+    '/confirm',
+    {
+      schema: page(
+        'Did you get the alert? (a confirmation of an urgent alert)',
+        "The link an urgent alert carries to a subscriber who must confirm each one: /confirm#<token>; the token stays in the fragment, and nothing is confirmed until the person presses the page's button (POST /api/confirmations).",
+      ),
+    },
+    async (_request, reply) => reply.headers(PAGE_HEADERS).type(confirmPage.contentType).send(confirmPage.body),
   );
 
   const managePageSchema = page(

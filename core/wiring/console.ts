@@ -48,6 +48,7 @@ export async function wireConsole(app: FastifyInstance, inputs: WiredBefore): Pr
       lanes: delivery.lanes,
       directProviders: operations.directProviders,
       providers: [...delivery.targets.keys()],
+      confirmations: delivery.confirmations,
       rates: operations.rates,
     }),
   );

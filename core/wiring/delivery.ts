@@ -7,6 +7,7 @@ import { createOngoingPort } from '../feeds/ongoing-port.ts';
 import { createLanePort, DEFAULT_RETRY, DeliveryLane, DeliveryLanes, ensureLanes, EventCache, LaneControl } from '../delivery/index.ts';
 import { FeedRendering } from '../pipeline/feed-rendering.ts';
 import { createStillOutInvite, createStillOutPort, stillOutKey } from '../still-out/index.ts';
+import { createConfirmations } from '../confirmation/confirmations.ts';
 import type { FanoutRules } from '../pipeline/fanout/claim-page.ts';
 import { tellingRulesOf } from '../pipeline/fanout/telling.ts';
 import { FanoutExpander } from '../pipeline/fanout/fanout-expander.ts';
@@ -46,6 +47,14 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
   const ongoing = createOngoingPort(db, platform.registry.feeds, () => feedContexts.get(), platform.feeds);
   const stillOutTypes = platform.registry.feeds.flatMap((m) => (m.stillOutEventTypes ?? []).map((eventType) => ({ feedId: m.feed.id, eventType })));
   const stillOut = createStillOutPort(db, stillOutTypes);
+  const stillOutKeyOfLinks = await stillOutKey(db);
+  const confirmations = createConfirmations({
+    db,
+    now: platform.now,
+    key: stillOutKeyOfLinks,
+    publicBaseUrl: platform.config.PublicBaseUrl,
+    listAfterMinutes: platform.config.Confirmation.ListAfterMinutes,
+  });
   for (const manifest of platform.registry.deliveries) {
     const log = app.log.child({ plugin: manifest.id });
     const control = new LaneControl({
@@ -75,6 +84,7 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
       ongoing,
       lane: createLanePort(control),
       stillOut,
+      confirmations: confirmations.port,
     };
     contexts.set(manifest.id, context);
     const wired = await wirePluginParts(manifest, context);
@@ -105,7 +115,6 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
     },
   };
   const rendering = new FeedRendering(platform.registry, platform.feedConfig);
-  const stillOutKeyOfLinks = await stillOutKey(db);
   const invite = createStillOutInvite({
     key: stillOutKeyOfLinks,
     publicBaseUrl: platform.config.PublicBaseUrl,
@@ -137,6 +146,10 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
           events,
           rendering,
           invite: (delivery) => invite(delivery, target.answersByReply === true),
+          confirmations: {
+            ask: (rows) => confirmations.ask(rows),
+            line: (confirmationId, language) => (target.confirmsByKey ? null : confirmations.line(confirmationId, language, target.answersByReply === true)),
+          },
           log: app.log.child({ component: 'dispatcher', lane: provider }),
           settings: laneSettings,
           now: platform.now,
@@ -167,7 +180,18 @@ export async function wireDelivery(app: FastifyInstance, inputs: DeliveryInputs)
     ),
     settings.DeliveryLeaseSeconds,
   );
-  return { targets, contexts, parts, lanes, fanouts, rules, rendering, controls, stillOut: { key: stillOutKeyOfLinks, types: stillOutTypes } };
+  return {
+    targets,
+    contexts,
+    parts,
+    lanes,
+    fanouts,
+    rules,
+    rendering,
+    controls,
+    stillOut: { key: stillOutKeyOfLinks, types: stillOutTypes },
+    confirmations,
+  };
 }
 
 /** A lane's rate: NotificationPipeline__Rates__<Provider> (its name in any case), else the plugin's default, else none. */

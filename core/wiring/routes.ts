@@ -17,6 +17,7 @@ import { subscriptionRoutes } from '../subscriptions/subscription-routes.ts';
 import type { DeclaredProperties } from '../subscriptions/subscription-schemas.ts';
 import { webRoutes } from '../web/web-routes.ts';
 import { stillOutRoutes } from '../still-out/index.ts';
+import { confirmRoutes } from '../confirmation/confirm-routes.ts';
 import type { CoreServices, Delivery, External, Pipeline, Platform } from './services.ts';
 
 const SERVICE_NAME = 'notification-pipeline';
@@ -87,6 +88,7 @@ export async function wireRoutes(app: FastifyInstance, inputs: RoutesInputs): Pr
     authenticate: coreServices.auth.authenticate,
   });
   await app.register(stillOutRoutes, { db: external.db, key: delivery.stillOut.key, types: delivery.stillOut.types });
+  await app.register(confirmRoutes, { confirmations: delivery.confirmations });
   await app.register(webRoutes, {
     service: pipeline.subscriptions,
     authenticate: coreServices.auth.authenticate,

@@ -1,3 +1,4 @@
+import type { Confirmations } from '../confirmation/confirmations.ts';
 import type { FeedSource } from '../feeds/feed-source.ts';
 import type { StillOutTypes } from '../still-out/index.ts';
 import type { Knex } from 'knex';
@@ -107,6 +108,8 @@ export interface Delivery {
   readonly rendering: FeedRendering;
   /** "Still out?": the key of its links and the feeds' types that ask it. */
   readonly stillOut: { readonly key: string; readonly types: StillOutTypes };
+  /** Confirmations of urgent alerts: the lanes ask, the pages, targets and console answer. */
+  readonly confirmations: Confirmations;
 }
 
 export interface Pipeline {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { feedMonitorWorker } from '../feeds/feed-monitor-runner.ts';
 import { retentionWorker } from '../retention/retention-worker.ts';
 import { catchUpWorker } from '../pipeline/quiet-hours/catch-up-release.ts';
+import { escalationWorker } from '../confirmation/escalation-worker.ts';
 import { syncSystemSubscriptions } from '../subscriptions/system-subscriptions.ts';
 import type { WiredBefore } from './services.ts';
 
@@ -39,6 +40,18 @@ export function wireWorkers(app: FastifyInstance, inputs: WiredBefore): void {
             notifyLanes: (trx, providers) => lanes.notify(trx, providers),
             rendering,
           }),
+        );
+        scheduler.register(
+          escalationWorker(
+            {
+              db,
+              now: platform.now,
+              listAfterMinutes: platform.config.Confirmation.ListAfterMinutes,
+              installed: () => new Set(targets.keys()),
+              notifyLanes: (trx, providers) => lanes.notify(trx, providers),
+            },
+            platform.config.Confirmation.IntervalSeconds,
+          ),
         );
       }
       for (const manifest of platform.registry.feeds) {

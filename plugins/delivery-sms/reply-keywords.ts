@@ -1,5 +1,5 @@
 /** What a reply asks for (pure): keywords case-insensitive, the text trimmed. */
-export type ReplyIntent = 'stop' | 'start' | 'help' | 'status' | 'out';
+export type ReplyIntent = 'stop' | 'start' | 'yes' | 'help' | 'status' | 'out';
 
 const INTENTS: Readonly<Record<string, ReplyIntent>> = {
   STOP: 'stop',
@@ -10,7 +10,8 @@ const INTENTS: Readonly<Record<string, ReplyIntent>> = {
   QUIT: 'stop',
   START: 'start',
   UNSTOP: 'start',
-  YES: 'start',
+  // Confirms an alert that asked for it; else as START (it also confirms the number).
+  YES: 'yes',
   HELP: 'help',
   INFO: 'help',
   STATUS: 'status',

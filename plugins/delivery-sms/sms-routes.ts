@@ -72,7 +72,7 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       schema: {
         ...callbackSchema(
           'A reply to a text (signed by the gateway)',
-          'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP, YES: also confirms the number), HELP (INFO), STATUS, OUT (the outage the last text said was over is not: one report per subscription and outage). Anything else gets the help text. Answered with TwiML.',
+          'Keywords, case-insensitive: STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), START (UNSTOP), YES (confirms the urgent alerts this number was asked to confirm in the last week; with none, as START, and it confirms the number), HELP (INFO), STATUS, OUT (the outage the last text said was over is not: one report per subscription and outage). Anything else gets the help text. Answered with TwiML.',
           ['From', 'To', 'Body', 'MessageSid'],
         ),
         response: { 200: textResponse('text/xml', 'TwiML: the text sent back.'), ...errorResponses(400, 403) },
@@ -118,15 +118,16 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
         });
         context.log.info({ subscriptions: ids.length }, 'sms STOP: subscriptions stopped');
         return t('reply.stopped');
+      case 'yes': {
+        const confirmed = await context.confirmations.confirmByReply('Sms', from);
+        if (confirmed > 0) {
+          context.log.info({ confirmed }, 'sms YES: alerts confirmed');
+          return t('reply.confirmed');
+        }
+        return startAlerts(from, ids, t);
+      }
       case 'start':
-        await optIn(context.db, from);
-        if (ids.length === 0) return t('reply.noAlerts', { url: `${base}/subscribe` });
-        await context.db.transaction(async (trx) => {
-          await context.subscriptions.setActive(ids, true, trx);
-          await smsVerifications.forgetCodes(trx, ids);
-        });
-        context.log.info({ subscriptions: ids.length }, 'sms START: subscriptions active');
-        return t('reply.started', { count: ids.length });
+        return startAlerts(from, ids, t);
       case 'status': {
         const active = subscriptions.filter((s) => s.isActive).map((s) => s.id);
         if (active.length === 0) return t('reply.statusOff');
@@ -143,6 +144,18 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       case 'help':
         return helpText(t);
     }
+  }
+
+  /** START (or YES with nothing to confirm): the number's STOP no longer holds, and its subscriptions start. */
+  async function startAlerts(from: string, ids: readonly number[], t: Translate): Promise<string> {
+    await optIn(context.db, from);
+    if (ids.length === 0) return t('reply.noAlerts', { url: `${base}/subscribe` });
+    await context.db.transaction(async (trx) => {
+      await context.subscriptions.setActive(ids, true, trx);
+      await smsVerifications.forgetCodes(trx, ids);
+    });
+    context.log.info({ subscriptions: ids.length }, 'sms START: subscriptions active');
+    return t('reply.started', { count: ids.length });
   }
 
   app.post<{ Body: Form; Headers: Static<typeof Signed> }>(

@@ -85,7 +85,7 @@ export async function voiceRoutes(app: FastifyInstance, runtime: VoiceRuntime): 
     {
       schema: callbackSchema(
         'A key pressed in a call (signed by the gateway)',
-        'In a verification call, 1 confirms the number (its subscription starts). Answered in TwiML: what the call says before it hangs up.',
+        '1 confirms: in a verification call the number (its subscription starts), in an alert that asks for it the alert (its escalation stops). Answered in TwiML: what the call says before it hangs up.',
         ['CallSid', 'Digits'],
         'TwiML: what the call says, then it hangs up.',
       ),
@@ -95,13 +95,18 @@ export async function voiceRoutes(app: FastifyInstance, runtime: VoiceRuntime): 
       const sid = callSid(fields);
       const digits = (fields.Digits ?? '').slice(0, 8);
       const call = await updateCall(context.db, sid, { keyPressed: digits === '' ? undefined : digits }, context.now());
-      if (call?.purpose !== 'verification' || digits !== '1') return reply.type(TWIML).send(answerTwiml());
+      if (call === undefined || digits !== '1') return reply.type(TWIML).send(answerTwiml());
+      const words = callWords(runtime.voices, call.language);
+      if (call.purpose === 'alert') {
+        const confirmed = call.ledgerId !== null && (await context.confirmations.confirmDelivery(call.ledgerId, 'key'));
+        request.log.info({ confirmed }, 'voice key 1 in an alert call');
+        return reply.type(TWIML).send(answerTwiml(words.spoken(words.t('call.confirmed'))));
+      }
       await context.db.transaction(async (trx) => {
         await context.subscriptions.setActive(call.subscriptionId, true, trx);
         await callVerifications.forgetCodes(trx, [call.subscriptionId]);
       });
       request.log.info('voice number confirmed by a key in its verification call');
-      const words = callWords(runtime.voices, call.language);
       return reply.type(TWIML).send(answerTwiml(words.spoken(words.t('call.verified'))));
     },
   );

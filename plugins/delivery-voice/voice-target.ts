@@ -23,6 +23,8 @@ export function createVoiceTarget(runtime: VoiceRuntime): DeliveryTarget {
   return {
     provider: 'Voice',
     startsActive: false,
+    // A call asks for a confirmation itself: "press 1".
+    confirmsByKey: true,
 
     prepareDestination(requested) {
       const checked = requested === undefined ? ({ refused: 'invalid' } as const) : subscriberNumber(requested, region, 'call');
@@ -47,11 +49,14 @@ export function createVoiceTarget(runtime: VoiceRuntime): DeliveryTarget {
       const outcomes = await Promise.all(
         requests.map(async (request, index): Promise<DeliveryOutcome> => {
           const words = callWords(voices, request.subscription.language);
-          const twiml = callTwiml([
-            words.spoken(words.t('call.intro', { site })),
-            words.spoken(spokenNotification(request.rendered.title, request.rendered.body)),
-            words.spoken(words.t('call.goodbye')),
-          ]);
+          const said = [words.spoken(words.t('call.intro', { site })), words.spoken(spokenNotification(request.rendered.title, request.rendered.body))];
+          const twiml = request.confirm
+            ? callTwiml(said, {
+                prompt: words.spoken(words.t('call.confirmPrompt')),
+                action: runtime.gatherUrl,
+                noAnswer: words.spoken(words.t('call.notConfirmed')),
+              })
+            : callTwiml([...said, words.spoken(words.t('call.goodbye'))]);
           const { outcome, sid } = judgeCallResult(
             await gateway.call({ to: request.subscription.destination, twiml, statusCallback: runtime.statusCallbackUrl }, signal),
           );

@@ -101,6 +101,7 @@ describe.skipIf(!chromiumPath)('every page, checked with axe-core in Chromium (W
     ['the manage page in Tamil', () => manage, 'ta-IN'],
     ['the outages map', () => '/outages'],
     ['"Still out?" without a link', () => '/still-out'],
+    ['"Did you get the alert?" without a link, in Tamil', () => '/confirm', 'ta-IN'],
     ['the console, signed out', () => '/console'],
     ['the console in Sinhala, signed out', () => '/console', 'si-LK'],
     ["an email's verify link that does not work", () => '/api/notification-subscriptions/nobody/verify?token=x'],

@@ -102,6 +102,7 @@ describe.skipIf(!chromiumPath)('every page in the pseudo-locale en-XA', { timeou
     ['the manage page', () => manage],
     ['the outages map', () => '/outages'],
     ['"Still out?"', () => '/still-out'],
+    ['"Did you get the alert?"', () => '/confirm'],
     ['the console, signed out', () => '/console'],
   ])('%s: every text is pseudo-localised', async (_name, path) => expectPage(path()));
 

@@ -203,11 +203,12 @@ function showSignIn(denied) {
 }
 
 async function refresh() {
-  const [overview, events, audit, stillOut] = await Promise.all([
+  const [overview, events, audit, stillOut, unconfirmed] = await Promise.all([
     call('GET', '/console/api/overview'),
     call('GET', '/console/api/events'),
     call('GET', '/console/api/audit'),
     call('GET', '/console/api/still-out'),
+    call('GET', '/console/api/not-confirmed'),
   ]);
   if (!overview.ok) return complain(overview);
   if (stillOut.ok) {
@@ -220,6 +221,20 @@ async function refresh() {
         when(item.lastReportAt),
       ]),
       pageWord('page.console.noStillOut', 'Nobody has reported an outage still on in the last week.'),
+    );
+  }
+  if (unconfirmed.ok) {
+    fillTable(
+      'not-confirmed-table',
+      unconfirmed.body.items.map((/** @type {any} */ item) => [
+        `${item.displayName} (${item.publicId})`,
+        `${item.title} (${feedName(item.feedId)})`,
+        item.steps,
+        when(item.since),
+        el('button', { type: 'button', class: 'secondary', 'data-reached': String(item.id) }, pageWord('page.console.reached', 'Reached by phone')),
+      ]),
+      pageWord('page.console.noneNotConfirmed', 'Everyone has confirmed.'),
+      [0],
     );
   }
   const { feeds, lanes, perMinute, backlog, lastDay, subscriptions } = overview.body;
@@ -424,6 +439,22 @@ async function decide(id, decision) {
   );
   await refresh();
 }
+
+/** An operator reached the person an unconfirmed alert was for: it leaves the list (audited). */
+byId('not-confirmed-table').addEventListener('click', async (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest('button[data-reached]');
+  if (!(button instanceof HTMLButtonElement)) return;
+  button.disabled = true;
+  say(alertRegion, '');
+  const id = button.dataset.reached ?? '';
+  const answer = await call('POST', `/console/api/not-confirmed/${id}/reached`);
+  if (!answer.ok) {
+    button.disabled = false;
+    return complain(answer);
+  }
+  say(statusRegion, w('page.console.reachedDone', 'Alert #@id: marked as reached by phone.', { id }));
+  await refresh();
+});
 
 const announceForm = /** @type {HTMLFormElement} */ (byId('announce-form'));
 const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (byId(`announce-${name}`));

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { askConfirmations, confirmationOfDelivery, openConfirmationsTo, settleConfirmations, type ConfirmedVia } from '../ledger/index.ts';
+import type { ConfirmationPort } from '../plugin-api/core-ports.ts';
+import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
+import { confirmLine, readConfirmToken } from './confirm-line.ts';
+import { firstDueAt } from './escalation-policy.ts';
+
+/** A reply confirms the alerts a message asked its destination about in this many days. */
+const REPLY_DAYS = 7;
+
+export interface ConfirmationOptions {
+  readonly db: Knex;
+  readonly now: () => Date;
+  /** The service's key of links (a confirm link's token is signed with it). */
+  readonly key: string;
+  readonly publicBaseUrl: string;
+  /** Confirmation__ListAfterMinutes. */
+  readonly listAfterMinutes: number;
+}
+
+/** A row about to be worked, as far as its confirmation goes. */
+export interface AskingRow {
+  readonly ledgerId: number;
+  readonly subscription: { readonly preferences?: SubscriberPreferences | null };
+}
+
+/** What a confirm link's token came to. */
+export type LinkVerdict = 'confirmed' | 'already' | 'bad';
+
+/**
+ * Confirmations as the lanes, the pages and the targets use them: which
+ * rows ask for one (and the line that asks), and each way a person
+ * answers (a link, a reply, a key) or an operator settles one.
+ */
+export function createConfirmations(options: ConfirmationOptions) {
+  const { db, now } = options;
+  const settle = async (ids: readonly number[], via: ConfirmedVia, by: string | null = null) => settleConfirmations(db, ids, via, by, now());
+
+  const port: ConfirmationPort = {
+    async confirmDelivery(ledgerId) {
+      const id = await confirmationOfDelivery(db, ledgerId);
+      return id !== null && (await settle([id], 'key')).length > 0;
+    },
+    async confirmByReply(provider, destination) {
+      const since = new Date(now().getTime() - REPLY_DAYS * 24 * 3600 * 1000);
+      return (await settle(await openConfirmationsTo(db, provider, destination, since), 'reply')).length;
+    },
+  };
+
+  return {
+    port,
+    /**
+     * For rows about to be worked: the open confirmation each asks for
+     * (made now for an urgent alert to a subscriber who confirms); only
+     * rows of such subscribers are looked up.
+     */
+    async ask(rows: readonly AskingRow[]): Promise<Map<number, number>> {
+      const asking = rows.filter((row) => row.subscription.preferences?.confirm === true);
+      if (asking.length === 0) return new Map();
+      const at = now();
+      return askConfirmations(
+        db,
+        asking.map((row) => ({ ledgerId: row.ledgerId, firstDueAt: firstDueAt(row.subscription.preferences?.escalation, at, options.listAfterMinutes) })),
+        at,
+      );
+    },
+    line: (confirmationId: number, language: string | undefined, byReply: boolean) =>
+      confirmLine(options.key, options.publicBaseUrl, confirmationId, language, byReply),
+    /** The /confirm page's button: the confirmation its link names. */
+    async byLink(token: string): Promise<LinkVerdict> {
+      const id = readConfirmToken(options.key, token);
+      if (id === null) return 'bad';
+      return (await settle([id], 'link')).length > 0 ? 'confirmed' : 'already';
+    },
+    /** An operator reached the person (the console): true when it was still open. */
+    async reached(id: number, operator: string): Promise<boolean> {
+      return (await settle([id], 'operator', operator)).length > 0;
+    },
+  };
+}
+
+export type Confirmations = ReturnType<typeof createConfirmations>;

@@ -37,9 +37,9 @@ export function createConfirmations(options: ConfirmationOptions) {
   const settle = async (ids: readonly number[], via: ConfirmedVia, by: string | null = null) => settleConfirmations(db, ids, via, by, now());
 
   const port: ConfirmationPort = {
-    async confirmDelivery(ledgerId) {
+    async confirmDelivery(ledgerId, via) {
       const id = await confirmationOfDelivery(db, ledgerId);
-      return id !== null && (await settle([id], 'key')).length > 0;
+      return id !== null && (await settle([id], via)).length > 0;
     },
     async confirmByReply(provider, destination) {
       const since = new Date(now().getTime() - REPLY_DAYS * 24 * 3600 * 1000);

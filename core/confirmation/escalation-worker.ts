@@ -47,7 +47,7 @@ export async function escalateDue(deps: EscalationDependencies): Promise<{ steps
         if (move.kind === 'list') listed.push(confirmation.id);
         else steps.push({ confirmation, step: move.number, provider: move.step.provider, destination: move.step.destination, nextAt: move.nextAt });
       }
-      await escalate(trx, steps, listed, now);
+      await escalate(trx, steps, listed);
       if (steps.length > 0) await deps.notifyLanes(trx, new Set(steps.map((step) => step.provider)));
       return { due: due.length, steps: steps.length, listed: listed.length };
     });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Knex } from 'knex';
 import Type from 'typebox';
 import type { FilterCache } from '../matching/index.ts';
@@ -20,6 +20,8 @@ export interface ConsolePeopleOptions {
   /** Who is signed in (the hook that lets only them through has run). */
   readonly actorOf: (request: FastifyRequest) => Promise<string>;
   readonly signedIn: { onRequest: (request: FastifyRequest) => Promise<void> };
+  /** The same, and the session's CSRF token checked: every route that changes something. */
+  readonly change: { onRequest: onRequestHookHandler[] };
 }
 
 const tags = ['console'];
@@ -102,12 +104,12 @@ export async function consolePeopleRoutes(app: FastifyInstance, options: Console
   app.post<{ Params: { id: string } }>(
     '/console/api/not-confirmed/:id/reached',
     {
-      ...options.signedIn,
+      ...options.change,
       schema: {
         summary: 'An operator reached the person (by phone, or at the door): the alert leaves the list; audited',
         tags,
         params: Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) }),
-        response: { 200: Type.Object({ reached: Type.Boolean() }), ...errorResponses(401, 404) },
+        response: { 200: Type.Object({ reached: Type.Boolean() }), ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {

@@ -504,7 +504,15 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     },
     async () => ({ entries: await auditLog(db, 100) }),
   );
-  await consolePeopleRoutes(app, { db, filters: options.filters, providers: options.providers, confirmations: options.confirmations, actorOf, signedIn });
+  await consolePeopleRoutes(app, {
+    db,
+    filters: options.filters,
+    providers: options.providers,
+    confirmations: options.confirmations,
+    actorOf,
+    signedIn,
+    change,
+  });
 }
 
 function refusal(reply: FastifyReply, status: number, text: string) {

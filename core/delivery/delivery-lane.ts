@@ -335,7 +335,8 @@ export class DeliveryLane {
     const record = (index: number, outcome: DeliveryOutcome): boolean => {
       const row = rows[index];
       if (judged[index] !== undefined || row === undefined) return false;
-      if (outcome.kind === 'failed' && outcome.gone) gone.add(row.subscription.id);
+      // A step's destination is not the subscription's: its peer's word stops nothing.
+      if (outcome.kind === 'failed' && outcome.gone && !row.subscription.escalation_step) gone.add(row.subscription.id);
       if (outcome.kind === 'slowDown' && outcome.scope !== 'delivery') this.#pause(outcome.retryAfterSeconds, outcome.reason);
       judged[index] = this.#judge(row, outcome, now);
       early.add(judged[index]);

@@ -12,6 +12,8 @@ export interface RecipientColumns {
   scope: SubscriptionScope;
   /** What the subscriber decided (their language is handed on); absent: nothing. */
   preferences?: SubscriberPreferences | null;
+  /** An escalation step's row: `destination` is the step's. */
+  escalation_step?: boolean;
 }
 
 /** What a delivery target sees of a subscription row (ids come back as strings from some drivers). */
@@ -25,5 +27,6 @@ export function toRecipient(id: number | string, row: RecipientColumns): Subscri
     destination: row.destination,
     scope: row.scope,
     language: isLocale(row.preferences?.language) ? row.preferences.language : DEFAULT_LOCALE,
+    ...(row.escalation_step ? { escalationStep: true } : {}),
   };
 }

@@ -70,7 +70,7 @@ export async function settleConfirmations(db: Knex, ids: readonly number[], via:
     const settled = (result.rows as Array<{ id: string | number }>).map((row) => Number(row.id));
     if (settled.length > 0) {
       await trx.raw(
-        `UPDATE notification_delivery_ledger SET status = 'skipped', skipped_because = 'confirmed', lease_token = NULL,
+        `UPDATE notification_delivery_ledger SET status = 'skipped', skipped_because = 'confirmed', lease_token = NULL, lease_until = NULL,
                 last_error = 'not sent: the alert was confirmed before this step'
           WHERE confirmation_id = ANY(?::bigint[]) AND status IN ('pending', 'retrying') AND destination IS NOT NULL`,
         [array(settled)],
@@ -158,18 +158,16 @@ export const escalationKey = (sourceKey: string, step: number) => `${sourceKey}#
  * in the caller's transaction; the confirmations given here with no step
  * land in the "Not confirmed" list.
  */
-export async function escalate(trx: Knex.Transaction, steps: readonly EscalationRow[], listed: readonly number[], now: Date): Promise<void> {
+export async function escalate(trx: Knex.Transaction, steps: readonly EscalationRow[], listed: readonly number[]): Promise<void> {
   if (steps.length > 0) {
     await trx.raw(
       `INSERT INTO notification_delivery_ledger
          (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, destination, confirmation_id, status, urgent, next_attempt_at, created_at)
-       SELECT v.subscription_id, v.source_key, v.event_type, v.feed_id, v.item_key, v.event_id, v.provider, v.destination, v.confirmation_id, 'pending', true, ?, ?
+       SELECT v.subscription_id, v.source_key, v.event_type, v.feed_id, v.item_key, v.event_id, v.provider, v.destination, v.confirmation_id, 'pending', true, now(), now()
          FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[])
            AS v(subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, destination, confirmation_id)
        ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING`,
       [
-        now,
-        now,
         array(steps.map((s) => s.confirmation.subscriptionId)),
         array(steps.map((s) => escalationKey(s.confirmation.ledger.sourceKey, s.step))),
         array(steps.map((s) => s.confirmation.ledger.eventType)),

@@ -27,11 +27,14 @@ export interface LeasedSubscription {
   readonly is_active: boolean;
   /** What the subscriber decided (their language and zone are read at delivery). */
   readonly preferences: SubscriberPreferences;
+  /** The row is an escalation step: `destination` is the step's own. */
+  readonly escalation_step?: boolean;
 }
 
 // A row of an escalation step goes by its own provider to its own destination (the step's), the rest to the subscription's.
 const RETURNING = `RETURNING l.id, l.attempts, l.event_id, l.replaces, s.id AS subscription_id, s.public_id, s.display_name, s.feed_id, s.scope,
-                  l.provider, COALESCE(l.destination, s.destination) AS destination, s.is_active, s.preferences`;
+                  l.provider, COALESCE(l.destination, s.destination) AS destination, l.destination IS NOT NULL AS escalation_step,
+                  s.is_active, s.preferences`;
 
 const toLeased = (row: Record<string, unknown>): LeasedRow => ({
   ledgerId: Number(row.id),
@@ -48,6 +51,7 @@ const toLeased = (row: Record<string, unknown>): LeasedRow => ({
     destination: String(row.destination),
     is_active: row.is_active === true,
     preferences: (row.preferences ?? {}) as SubscriberPreferences,
+    ...(row.escalation_step === true ? { escalation_step: true } : {}),
   },
 });
 

@@ -34,7 +34,8 @@ export async function toldBefore(
          SELECT (array_agg(t.event_id ORDER BY t.id DESC))[1] AS event_id,
                 count(*) FILTER (WHERE t.created_at > now() - make_interval(hours => ?))::int AS n
            FROM notification_delivery_ledger t
-          WHERE t.subscription_id = v.s AND t.item_key = v.k AND t.id < v.id AND t.status IN (${sqlList(TOLD_STATES)})) told`,
+          WHERE t.subscription_id = v.s AND t.item_key = v.k AND t.id < v.id AND t.status IN (${sqlList(TOLD_STATES)})
+            AND t.destination IS NULL) told`,
     [array(rows.map((row) => row.id)), array(rows.map((row) => row.subscriptionId)), array(rows.map((row) => row.itemKey)), windowHours],
   );
   const told = new Map<number, ToldBefore>();

@@ -12,7 +12,8 @@ type Db = Knex | Knex.Transaction;
  * (`replaces`, so its message can say so: a restoration that replaces an
  * unsent new-outage message says when the outage began) and their urgency.
  * Rows still on the wire, in a transactional target or held for quiet
- * hours are left alone. Returns, for each row that replaced some, what it
+ * hours are left alone, and so are escalation steps (to a destination of
+ * their own: not the subscriber's messages). Returns, for each row that replaced some, what it
  * now carries.
  */
 export async function supersedeWaiting(db: Db, freshIds: readonly number[]): Promise<Map<number, { replaces: number[]; urgent: boolean }>> {
@@ -26,6 +27,7 @@ export async function supersedeWaiting(db: Db, freshIds: readonly number[]): Pro
           SET status = 'superseded', lease_until = NULL, superseded_by = f.id
          FROM fresh f
         WHERE o.subscription_id = f.subscription_id AND o.item_key = f.item_key AND o.id < f.id AND o.status IN ('pending', 'retrying')
+          AND o.destination IS NULL
         RETURNING o.superseded_by AS by, o.event_id, o.replaces, o.urgent),
      carried AS (
        SELECT by, array_agg(DISTINCT ev ORDER BY ev) AS events, bool_or(urgent) AS urgent
@@ -59,7 +61,7 @@ export async function waitOutCooldown(db: Db, ids: readonly number[], cooldownSe
                FROM notification_delivery_ledger c
                JOIN notification_delivery_ledger d
                  ON d.subscription_id = c.subscription_id AND d.item_key = c.item_key
-                AND d.status IN ('delivered', 'delivering', 'queued')
+                AND d.status IN ('delivered', 'delivering', 'queued') AND d.destination IS NULL
               WHERE c.id = ANY(?::bigint[])
               GROUP BY c.id) last
       WHERE l.id = last.id`,

@@ -14,6 +14,14 @@ export interface SubscriptionRecipient {
   readonly scope: SubscriptionScope;
   /** The subscriber's language (a code of LOCALES; core always sets it, `en` when they chose none): write what the target itself says in it. */
   readonly language?: string;
+  /**
+   * This message is an escalation step of an alert the subscriber did not
+   * confirm: `destination` is the step's (a carer's phone), not the
+   * subscription's. Leave out the subscription's own links (manage,
+   * unsubscribe), and never stop the subscription for what this
+   * destination's peer says. Only a target with `takesEscalationSteps` gets one.
+   */
+  readonly escalationStep?: boolean;
 }
 
 /** One claimed ledger row to deliver. */
@@ -141,6 +149,12 @@ export interface DeliveryTarget {
    * on the request instead.
    */
   readonly confirmsByKey?: boolean;
+  /**
+   * It may be a provider of `preferences.escalation` steps: it handles a
+   * request whose `subscription.escalationStep` is set (see there). An
+   * admin's escalation naming another provider is a 400.
+   */
+  readonly takesEscalationSteps?: boolean;
   /**
    * For a target that verifies (startsActive false): the key the daily
    * limit of verification messages counts, one per mailbox or phone

@@ -18,8 +18,7 @@ export interface SubscriberPreferences {
   readonly language?: string;
   /**
    * The person must confirm each urgent alert (a link or button, YES by
-   * text, 1 in a call). Set by an admin or the console only, never by the
-   * subscriber.
+   * text, 1 in a call). Set by an admin only, never by the subscriber.
    */
   readonly confirm?: boolean;
   /** Where an unconfirmed alert goes next, step by step (set like `confirm`); then the console's "Not confirmed" list. */

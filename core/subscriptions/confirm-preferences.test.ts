@@ -10,13 +10,17 @@ const anonymous: Caller = { kind: 'anonymous' };
 /** A target that takes numbers written with a leading 0 as Sri Lankan, and refuses the rest. */
 const sms = {
   provider: 'Sms',
+  takesEscalationSteps: true,
   prepareDestination: (value: string | undefined) => {
     if (value?.startsWith('0')) return `+94${value.slice(1).replaceAll(' ', '')}`;
     if (value?.startsWith('+94')) return value;
     throw new Errors.InvalidField('body/delivery/destination must be a mobile phone number');
   },
 } as unknown as DeliveryTarget;
-const targets = new Map([['Sms', sms]]);
+const targets = new Map([
+  ['Sms', sms],
+  ['Email', { provider: 'Email', prepareDestination: (value: string) => value } as unknown as DeliveryTarget],
+]);
 const step = { provider: 'Sms', destination: '077 123 4567', afterMinutes: 5 };
 const stored = { confirm: true, escalation: [{ provider: 'Sms', destination: '+94771234567', afterMinutes: 5 }] };
 
@@ -32,16 +36,17 @@ describe('withConfirmPreferences: only an admin sets confirm and escalation', ()
   });
 
   it.each([
-    ['a subscriber setting confirm', anonymous, { confirm: true }, undefined, 'body/preferences/confirm can be set only by an admin or the operator console'],
-    ['a subscriber turning it off', user, { confirm: false }, stored, 'body/preferences/confirm can be set only by an admin or the operator console'],
-    [
-      'a subscriber emptying the escalation',
-      anonymous,
-      { escalation: [] },
-      stored,
-      'body/preferences/escalation can be set only by an admin or the operator console',
-    ],
+    ['a subscriber setting confirm', anonymous, { confirm: true }, undefined, 'body/preferences/confirm can be set only by an admin'],
+    ['a subscriber turning it off', user, { confirm: false }, stored, 'body/preferences/confirm can be set only by an admin'],
+    ['a subscriber emptying the escalation', anonymous, { escalation: [] }, stored, 'body/preferences/escalation can be set only by an admin'],
     ['an escalation without confirm', admin, { escalation: [step] }, undefined, 'body/preferences/escalation needs body/preferences/confirm set to true'],
+    [
+      'a provider that takes no steps',
+      admin,
+      { confirm: true, escalation: [{ ...step, provider: 'Email' }] },
+      undefined,
+      'body/preferences/escalation/0/provider: Email cannot take escalation steps (Sms and Voice can)',
+    ],
     [
       'a provider not installed',
       admin,

@@ -28,7 +28,7 @@ export function withConfirmPreferences(
       ['escalation', escalation],
     ] as const) {
       if (value !== undefined && !same(value, stored?.[field])) {
-        throw new Errors.Forbidden(`body/preferences/${field} can be set only by an admin or the operator console`);
+        throw new Errors.Forbidden(`body/preferences/${field} can be set only by an admin`);
       }
     }
     return {
@@ -51,6 +51,7 @@ function checkedStep(step: EscalationStep, index: number, targets: ReadonlyMap<s
   const field = `body/preferences/escalation/${index}`;
   const target = targets.get(step.provider);
   if (!target) throw new Errors.InvalidField(`${field}/provider: ${step.provider} is not available`);
+  if (!target.takesEscalationSteps) throw new Errors.InvalidField(`${field}/provider: ${step.provider} cannot take escalation steps (Sms and Voice can)`);
   try {
     return { provider: step.provider, destination: target.prepareDestination(step.destination, { scope: 'System' }), afterMinutes: step.afterMinutes };
   } catch (err) {

@@ -34,6 +34,8 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
       throw new Errors.InvalidField(`body/delivery/destination must be a mobile phone number (${numberHint})`);
     },
 
+    // A text to a carer's number when an alert goes unconfirmed: without the subscriber's manage link.
+    takesEscalationSteps: true,
     verificationKey: (destination) => destination,
     unavailableReason: () => missingGateway(context.config),
     // One text per connection at a time (no pipelining): the lane hands the gateway no more than it takes at once.
@@ -50,12 +52,12 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
       const abort = batchAbort(signal);
       const sending = Promise.all(
         requests.map(async (request, index): Promise<DeliveryOutcome> => {
-          const link = `${base}/manage/${request.subscription.publicId}`;
+          const link = request.subscription.escalationStep ? null : `${base}/manage/${request.subscription.publicId}`;
           const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments);
           const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, abort);
           const verdict = judgeGatewayResult(result);
           if (verdict.sid) sent.push({ sid: verdict.sid, ledgerId: request.ledgerId, subscriptionId: request.subscription.id });
-          if (verdict.stop) stopped.push(request.subscription.id);
+          if (verdict.stop && !request.subscription.escalationStep) stopped.push(request.subscription.id);
           onOutcome?.(index, verdict.outcome);
           return verdict.outcome;
         }),

@@ -12,9 +12,12 @@ describe('call words', () => {
     expect(si.spoken(si.t('call.goodbye'))).toEqual({ text: 'Goodbye.', language: 'en-GB' });
   });
 
-  it('reads a notification without its links', () => {
-    expect(spokenNotification('Power outage', 'Kandy is out.\nDetails: https://alerts.example/manage/abc\nStill out? https://a.example/still-out#1.x')).toBe(
-      'Power outage. Kandy is out. Details: Still out?',
-    );
+  it('reads a notification without the lines that carry a link', () => {
+    expect(
+      spokenNotification(
+        'Power outage',
+        'Kandy is out.\nSince 08:15\nDetails: https://alerts.example/manage/abc\n\nNot over for you? Tell us: https://a.example/still-out#1.x',
+      ),
+    ).toBe('Power outage. Kandy is out. Since 08:15.');
   });
 });

@@ -19,13 +19,17 @@ export function callWords(voices: ReadonlyMap<string, string>, language: string 
 
 /**
  * A notification as it is read (pure): the title, then the body, without
- * links (a web address read aloud helps nobody; the manage page has them).
+ * the lines that carry a link (a web address read aloud helps nobody, and
+ * neither does the question that leads to it: "Not over for you? Tell us:").
  */
 export function spokenNotification(title: string, body: string): string {
-  const withoutLinks = (text: string) =>
-    text
-      .replace(/\bhttps?:\/\/\S+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-  return [withoutLinks(title), withoutLinks(body)].filter((part) => part !== '').join('. ');
+  return (
+    [title, ...body.split('\n')]
+      .filter((line) => !/\bhttps?:\/\//.test(line))
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .filter((line) => line !== '')
+      // Each line a sentence of its own, so the voice pauses between them.
+      .map((line) => (/[.!?।]$/.test(line) ? line : `${line}.`))
+      .join(' ')
+  );
 }

@@ -19,7 +19,7 @@ export const voiceConfig = {
     Voices: Type.String({
       default: 'en=en-GB,ta=ta-IN',
       description:
-        "The languages the gateway has a voice for: a language of the service, '=', the tag its <Say language> takes, comma-separated. A subscriber whose language has none is called in English, and the manage page says so.",
+        "The languages the gateway has a voice for: a language of the service, '=', the tag its <Say language> takes, comma-separated. A subscriber whose language has none is called in English (the destination's hint on the subscribe page says so).",
     }),
     TimeoutSeconds: Type.Integer({ minimum: 1, maximum: 120, default: 15, description: 'Timeout of one request to the gateway, in seconds.' }),
     Connections: Type.Integer({ minimum: 1, maximum: 128, default: 4, description: 'Keep-alive connections to the gateway.' }),

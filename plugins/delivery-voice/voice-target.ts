@@ -25,6 +25,7 @@ export function createVoiceTarget(runtime: VoiceRuntime): DeliveryTarget {
     startsActive: false,
     // A call asks for a confirmation itself: "press 1".
     confirmsByKey: true,
+    takesEscalationSteps: true,
 
     prepareDestination(requested) {
       const checked = requested === undefined ? ({ refused: 'invalid' } as const) : subscriberNumber(requested, region, 'call');

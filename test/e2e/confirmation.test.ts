@@ -194,13 +194,17 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     expect(await state()).toMatchObject({ state: 'awaiting', step: 0 });
 
     expect(await after(4)).toEqual({ steps: 0, listed: 0 });
-    expect(await after(1)).toEqual({ steps: 1, listed: 0 });
-    expect(sms.textsTo(CARER_MOBILE)).toHaveLength(1);
-    expect(sms.textsTo(CARER_MOBILE)[0]!.body).toMatch(/Kandy[\s\S]*Please confirm you got this alert: reply YES\./);
-    // Run again, and by two instances at once: the step went once.
-    await Promise.all([escalation(), escalation(), escalation()]);
+    // Due now, and three instances run the escalation at once: the step goes once.
+    clock.advance(60);
+    const runs = await Promise.all([escalation(), escalation(), escalation()]);
+    expect(runs.map((run) => run.steps).reduce((a, b) => a + b)).toBe(1);
+    await servicesOf(app()).dispatcher.drain();
+    expect(await escalation()).toEqual({ steps: 0, listed: 0 });
     await servicesOf(app()).dispatcher.drain();
     expect(sms.textsTo(CARER_MOBILE)).toHaveLength(1);
+    // The carer's text asks for YES, and carries nothing of the subscriber's own (their manage link).
+    expect(sms.textsTo(CARER_MOBILE)[0]!.body).toMatch(/Kandy[\s\S]*Please confirm you got this alert: reply YES\.$/);
+    expect(sms.textsTo(CARER_MOBILE)[0]!.body).not.toContain(subscription.publicId);
 
     expect(await after(10)).toEqual({ steps: 1, listed: 0 });
     const [call] = voice.callsTo(HOME_PHONE);
@@ -229,6 +233,10 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     expect(item).toMatchObject({ publicId: subscription.publicId, displayName: 'Mrs Perera (oxygen)', eventType: 'NewOutage', steps: 2 });
     expect(item.title).toMatch(/Kandy/);
     const reached = () => app().inject({ method: 'POST', url: `/console/api/not-confirmed/${item.id}/reached`, headers: { cookie, 'x-csrf-token': csrf } });
+    // Without the session's CSRF token (a page of another site that posts with the cookie): refused, nothing changed.
+    const forged = await app().inject({ method: 'POST', url: `/console/api/not-confirmed/${item.id}/reached`, headers: { cookie } });
+    expect(forged.statusCode).toBe(403);
+    expect(await state()).toMatchObject({ state: 'unconfirmed' });
     expect((await reached()).json()).toEqual({ reached: true });
     expect((await reached()).statusCode).toBe(404);
     expect((await app().inject({ url: '/console/api/not-confirmed', headers: { cookie } })).json().items).toEqual([]);
@@ -341,6 +349,32 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
       }
     },
   );
+
+  it("a later event of the outage does not replace a step waiting to go: the step is the carer's, not the subscriber's", async () => {
+    await confirming();
+    await alert('PO-CONFIRM-8');
+    clock.advance(5 * 60);
+    expect(await escalation()).toEqual({ steps: 1, listed: 0 });
+    // The power comes back before the step's text went: the subscriber is told; the carer's text still goes.
+    const restored: NotificationEvent = {
+      ...outage('PO-CONFIRM-8'),
+      eventType: 'Restoration',
+      sourceKey: 'PO-CONFIRM-8:restored',
+      sourcePayload: { ...(outage('PO-CONFIRM-8').sourcePayload as object), timeRestored: '2026-11-20T09:15:00+05:30' },
+    };
+    await servicesOf(app()).pipeline.processNotificationEvents([restored], { awaitDelivery: true });
+    const rows = await knex()('notification_delivery_ledger').orderBy('id').select('provider', 'status', 'source_key', 'replaces', 'urgent');
+    expect(rows).toEqual([
+      expect.objectContaining({ provider: 'Webhook', status: 'delivered', source_key: 'PO-CONFIRM-8' }),
+      expect.objectContaining({ provider: 'Sms', source_key: 'PO-CONFIRM-8#confirm-1' }),
+      expect.objectContaining({ provider: 'Webhook', status: 'delivered', source_key: 'PO-CONFIRM-8:restored', replaces: null }),
+    ]);
+    expect(rows[1].status).not.toBe('superseded');
+    await servicesOf(app()).dispatcher.drain();
+    expect(sms.textsTo(CARER_MOBILE)).toHaveLength(1);
+    // Only the outage asked to be confirmed.
+    expect(await knex()('notification_confirmations')).toHaveLength(1);
+  });
 
   it('asks nothing of a subscriber who does not confirm', async () => {
     const response = await create({});

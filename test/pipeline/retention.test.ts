@@ -151,4 +151,42 @@ describe.each(await databaseKinds())('retention on %s', (kind) => {
     await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });
     expect(await count('notification_delivery_ledger')).toBe(2);
   });
+
+  it('keeps an old alert whose confirmation is still open (escalating, or not confirmed), and removes one confirmed', async () => {
+    const db = knex();
+    const now = servicesOf(started.app).now().toISOString();
+    await db.raw(`INSERT INTO notification_subscriptions (public_id, display_name, feed_id, provider, destination, scope, is_active)
+                  VALUES ('ret-confirm', 'r', 'utility.power-outages', 'Push', 'fx-ret-confirm', 'System', true)`);
+    const subscription = await db('notification_subscriptions').where({ public_id: 'ret-confirm' }).first('id');
+    const event = (
+      await db.raw(
+        `INSERT INTO notification_events (feed_id, event_type, source_key, item_key, fields, payload, rendered, created_at)
+         VALUES ('utility.power-outages', 'NewOutage', 'CONF', 'CONF', '{}', 'null', '{}', ?::timestamptz - interval '40 days') RETURNING id`,
+        [now],
+      )
+    ).rows[0].id;
+    for (const [key, state] of [
+      ['CONF-OPEN', 'awaiting'],
+      ['CONF-LISTED', 'unconfirmed'],
+      ['CONF-DONE', 'confirmed'],
+    ] as const) {
+      const id = (
+        await db.raw(
+          `INSERT INTO notification_delivery_ledger (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, status, urgent, created_at)
+           VALUES (?, ?, 'NewOutage', 'utility.power-outages', 'CONF', ?, 'Push', 'delivered', true, ?::timestamptz - interval '40 days') RETURNING id`,
+          [subscription.id, key, event, now],
+        )
+      ).rows[0].id;
+      await db('notification_confirmations').insert({
+        ledger_id: id,
+        subscription_id: subscription.id,
+        event_id: event,
+        state,
+        created_at: db.raw("?::timestamptz - interval '40 days'", [now]),
+      });
+    }
+    await servicesOf(started.app).workers.runNow(RETENTION_WORKER, { force: true });
+    expect(await db('notification_delivery_ledger').where({ item_key: 'CONF' }).orderBy('id').pluck('source_key')).toEqual(['CONF-OPEN', 'CONF-LISTED']);
+    expect(await db('notification_confirmations').orderBy('id').pluck('state')).toEqual(['awaiting', 'unconfirmed']);
+  });
 });

@@ -24,6 +24,8 @@ import { audit, auditLog } from '../audit/audit-log.ts';
 import { activeSubscriptions, backlogByProvider, deliveriesOfLastDay, latestEvents } from './console-repository.ts';
 import { consolePeopleRoutes } from './console-people-routes.ts';
 import type { Confirmations } from '../confirmation/confirmations.ts';
+import type { DeliveryTarget } from '../plugin-api/delivery-types.ts';
+import { registerRoutes } from '../register/register-routes.ts';
 import type { OidcSignIn, PendingSignIn } from './oidc-sign-in.ts';
 import { holdsRole, oidcActor } from './role-policy.ts';
 import { sessionEnd } from './session-policy.ts';
@@ -49,6 +51,10 @@ export interface ConsoleOptions {
   readonly directProviders: readonly string[];
   /** Every installed provider ("Find a subscriber" looks destinations up among theirs). */
   readonly providers: readonly string[];
+  /** The installed targets (a register's phones and emails are prepared by them). */
+  readonly targets: ReadonlyMap<string, DeliveryTarget>;
+  /** A feed's manifest by id (a register's feeders and places are checked against its filter). */
+  readonly catalogFeed: (feedId: string) => FeedPluginManifest | undefined;
   /** Confirmations of urgent alerts: the "Not confirmed" list, and an operator's "reached by phone". */
   readonly confirmations: Pick<Confirmations, 'reached'>;
   /** Each lane's rate (0: none), by provider: the lanes panel and the estimates. */
@@ -504,6 +510,7 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
     },
     async () => ({ entries: await auditLog(db, 100) }),
   );
+  await registerRoutes(app, { db, targets: options.targets, catalogFeed: options.catalogFeed, now: options.now, actorOf, change });
   await consolePeopleRoutes(app, {
     db,
     filters: options.filters,

@@ -49,6 +49,8 @@ export async function wireConsole(app: FastifyInstance, inputs: WiredBefore): Pr
       directProviders: operations.directProviders,
       providers: [...delivery.targets.keys()],
       confirmations: delivery.confirmations,
+      targets: delivery.targets,
+      catalogFeed: (feedId) => platform.registry.catalogFeed(feedId),
       rates: operations.rates,
     }),
   );

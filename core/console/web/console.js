@@ -456,6 +456,52 @@ byId('not-confirmed-table').addEventListener('click', async (event) => {
   await refresh();
 });
 
+/** Imports (or checks) a register: the file read here, sent as text; the report said, and each refused line listed. */
+async function sendRegister(/** @type {boolean} */ dryRun) {
+  const file = /** @type {HTMLInputElement} */ (byId('register-file')).files?.[0];
+  const statusLine = byId('register-status');
+  const errorLine = byId('register-error');
+  say(statusLine, '');
+  say(errorLine, '');
+  if (!file) return say(errorLine, pageWord('page.console.registerNoFile', 'Choose the register file first.'));
+  const feedId = /** @type {HTMLSelectElement} */ (byId('register-feed')).value;
+  const answer = await call('POST', '/console/api/register', { feedId, csv: await file.text(), dryRun });
+  if (!answer.ok) return complain(answer);
+  const { imported, people, subscriptions, refused } = answer.body;
+  byId('register-refused-wrap').hidden = refused.length === 0;
+  fillTable(
+    'register-refused',
+    refused.map((/** @type {any} */ problem) => [problem.line, problem.column || '—', problem.reason]),
+    '',
+    [2],
+  );
+  if (refused.length > 0) {
+    const count = String(new Set(refused.map((/** @type {any} */ problem) => problem.line)).size);
+    return say(
+      errorLine,
+      w('page.console.registerRefusedCount', 'Lines refused: @count. Nothing was imported: correct the file and check it again.', { count }),
+    );
+  }
+  say(
+    statusLine,
+    imported
+      ? w('page.console.registerImported', 'Imported: @people people, @subscriptions subscriptions. Each confirms every urgent alert.', {
+          people: String(people),
+          subscriptions: String(subscriptions),
+        })
+      : w('page.console.registerChecked', 'Every line is good: @people people, @subscriptions subscriptions. Import it when ready.', {
+          people: String(people),
+          subscriptions: String(subscriptions),
+        }),
+  );
+  if (imported) await refresh();
+}
+byId('register-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void sendRegister(true);
+});
+byId('register-import').addEventListener('click', () => void sendRegister(false));
+
 const announceForm = /** @type {HTMLFormElement} */ (byId('announce-form'));
 const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (byId(`announce-${name}`));
 /** @type {Record<string, unknown> | null} */
@@ -568,6 +614,11 @@ async function loadNames() {
   if (language !== currentPageLanguage()) return;
   if (providers.ok) for (const provider of providers.body) channelNames.set(provider.provider, provider.displayName);
   if (catalog.ok) for (const feed of catalog.body) catalogFeeds.set(feed.id, feed);
+  // The feeds a register may be imported into, in the console's words (the choice kept through a language switch).
+  const registerFeed = /** @type {HTMLSelectElement} */ (byId('register-feed'));
+  const chosen = registerFeed.value;
+  registerFeed.replaceChildren(...[...catalogFeeds.values()].map((feed) => el('option', { value: feed.id }, feed.displayName)));
+  if (chosen) registerFeed.value = chosen;
 }
 
 /** The console's language: the browser's, or the one chosen with its switch (kept in this browser, as on the pages). */

@@ -60,6 +60,8 @@ export interface ProviderInfo {
   readonly subscribeLinkLabel: string | null;
   /** Fields its create answer holds, shown only then (the manifest's createdProperties, with their descriptions). */
   readonly shownOnce: ReadonlyArray<{ readonly field: string; readonly description: string }>;
+  /** The languages it can present, when not all (its target's `languages()`); null: every language. */
+  readonly languages: readonly string[] | null;
 }
 
 /** A target whose manifest says nothing of its destination: the target makes it, as far as a page can tell. */

@@ -50,6 +50,7 @@ export function providerCatalog(
           said(`shownOnce.${field}`) ??
           (typeof (schema as { description?: unknown }).description === 'string' ? (schema as { description: string }).description : field),
       })),
+      languages: target?.languages?.() ?? null,
     };
   });
 }

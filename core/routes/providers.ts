@@ -51,6 +51,10 @@ const ProviderSchema = Type.Object({
   shownOnce: Type.Array(Type.Object({ field: Type.String(), description: Type.String() }), {
     description: "Fields the create answer holds for this provider, shown only then (a webhook's signing secret): keep them.",
   }),
+  languages: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description:
+      'The languages it can present, when not all (a voice gateway has voices for some): a subscriber who chose another gets its messages in English. Null: every language.',
+  }),
 });
 
 /** GET /api/notification-providers: the installed delivery targets, their destination format and whether each delivers now. */

@@ -6,6 +6,7 @@ import { startTwilioGateway, type TwilioGateway } from '../../demo/sms-gateway/t
 import { startVoiceGateway, type VoiceGateway } from '../../demo/voice-gateway/twilio-voice-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../demo/webhook-inbox/webhook-receiver.ts';
 import { testClock } from '../doubles/smtp-test-app.ts';
+import { consoleSession } from '../helpers/console-session.ts';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
 import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
@@ -127,17 +128,6 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     return { body, token: decodeURIComponent(/\/confirm#(\S+)$/.exec(body)?.[1] ?? '') };
   };
   const state = async () => (await knex()('notification_confirmations').select('state', 'step', 'settled_via', 'settled_by'))[0];
-  async function consoleSession() {
-    const signIn = await app().inject({
-      method: 'POST',
-      url: '/console/api/session',
-      payload: { token: jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' }) },
-    });
-    const cookie = `np_console=${encodeURIComponent(signIn.cookies.find((c) => c.name === 'np_console')!.value)}`;
-    const me = await app().inject({ method: 'GET', url: '/console/api/me', headers: { cookie } });
-    const latest = me.cookies.find((c) => c.name === 'np_console');
-    return { cookie: latest ? `np_console=${encodeURIComponent(latest.value)}` : cookie, csrf: me.json().csrfToken as string };
-  }
 
   it('lets only an admin set confirm and escalation; a subscriber changing the rest keeps them', async () => {
     const anonymous = await create({ confirm: true }, {});
@@ -226,7 +216,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     expect(await after(14)).toEqual({ steps: 0, listed: 0 });
     expect(await after(1)).toEqual({ steps: 0, listed: 1 });
     expect(await after(60)).toEqual({ steps: 0, listed: 0 });
-    const { cookie, csrf } = await consoleSession();
+    const { cookie, csrf } = await consoleSession(app());
     const list = await app().inject({ url: '/console/api/not-confirmed', headers: { cookie } });
     expect(list.statusCode, list.body).toBe(200);
     const [item] = list.json().items;
@@ -293,7 +283,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
   it.skipIf(!chromiumPath || kind !== 'postgres')(
     'in a browser: the /confirm page confirms only when its button is pressed; the console lists what was not, and takes "Reached by phone"',
     async () => {
-      await confirming();
+      const subscription = await confirming();
       const { token } = await alert('PO-CONFIRM-6');
       const serviceUrl = `http://127.0.0.1:${(harness.app.server.address() as AddressInfo).port}`;
       const browser = await launchChromium(chromiumPath!);
@@ -318,6 +308,15 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
           expect(problems).toEqual([]);
           await page.close();
         }
+
+        // The person's manage page says what is asked of them.
+        const manage = await browser.newPage({ viewport: { width: 390, height: 844 } });
+        await manage.goto(`${serviceUrl}/manage/${subscription.publicId}#token=${subscription.manageToken}`);
+        await expect
+          .poll(() => manage.locator('#details').textContent(), SLOW)
+          .toContain('ConfirmationEach urgent alert asks you to confirm you got it; if you do not, we try other ways, then someone calls you.');
+        if (shots) await manage.screenshot({ path: `${shots}/manage-confirming-390.png`, fullPage: true });
+        await manage.close();
 
         // A later alert nobody confirms lands in the console's list.
         await knex()('notification_confirmations').delete();

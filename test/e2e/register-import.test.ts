@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { findChromium, launchChromium } from '../helpers/browser.ts';
+import { consoleSession } from '../helpers/console-session.ts';
 import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDatabase } from '../helpers/databases.ts';
 import { E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
@@ -45,19 +46,8 @@ describe.each(await databaseKinds())('importing a register of people who must co
 
   const app = () => harness.app;
   const knex = () => servicesOf(app()).database.knex;
-  async function session() {
-    const signIn = await app().inject({
-      method: 'POST',
-      url: '/console/api/session',
-      payload: { token: jwtFor(E2E_JWT_SECRET, { sub: 'ops', role: 'admin' }) },
-    });
-    const cookie = `np_console=${encodeURIComponent(signIn.cookies.find((c) => c.name === 'np_console')!.value)}`;
-    const me = await app().inject({ method: 'GET', url: '/console/api/me', headers: { cookie } });
-    const latest = me.cookies.find((c) => c.name === 'np_console');
-    return { cookie: latest ? `np_console=${encodeURIComponent(latest.value)}` : cookie, csrf: me.json().csrfToken as string };
-  }
   const post = async (payload: Record<string, unknown>, withCsrf = true) => {
-    const { cookie, csrf } = await session();
+    const { cookie, csrf } = await consoleSession(app());
     return app().inject({ method: 'POST', url: '/console/api/register', headers: { cookie, ...(withCsrf ? { 'x-csrf-token': csrf } : {}) }, payload });
   };
   const stored = () =>

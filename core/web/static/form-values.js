@@ -12,7 +12,7 @@ import { englishWords } from './error-words.js';
  *   browserSubscription?: { publicKeyUrl: string, serviceWorkerUrl: string } }} DestinationSpec
  * @typedef {{ provider: string, displayName: string, destination: DestinationSpec, available: boolean, unavailableReason: string | null,
  *   confirmation: { heading: string, text: string, codeUrl?: string } | null, subscribeLinkLabel: string | null,
- *   shownOnce?: Array<{ field: string, description: string }> }} Provider
+ *   shownOnce?: Array<{ field: string, description: string }>, languages?: string[] | null }} Provider
  * @typedef {{ name?: string, lat: number, lon: number, radiusMeters?: number }} Place
  * @typedef {{ feedId: string, fields: Record<string, string>, eventTypes: string[], provider: string, destination: string, name: string, language?: string, places?: Place[] }} FormInput
  */
@@ -207,7 +207,7 @@ export function deliveredBy(provider, delivery, w = englishWords) {
 
 /**
  * @typedef {{ start: string, end: string, timeZone?: string }} QuietHours
- * @typedef {{ quietHours?: QuietHours, timeZone?: string, language?: string }} Preferences
+ * @typedef {{ quietHours?: QuietHours, timeZone?: string, language?: string, confirm?: boolean }} Preferences
  */
 
 /**

@@ -54,6 +54,18 @@ const valuesOf = (filter, field) =>
 const listOrAny = (/** @type {string[] | undefined} */ list, /** @type {string} */ any) => (list && list.length > 0 ? list.join(', ') : any);
 
 /**
+ * The language of the alerts, and, when the way of delivery cannot present it (a call has no voice for it), that
+ * they come in English.
+ * @param {string | undefined} language
+ * @param {Provider | undefined} provider
+ */
+function alertLanguageWords(language, provider) {
+  const name = languageName(language);
+  if (!language || !provider?.languages || provider.languages.includes(language)) return name;
+  return `${name}: ${pageWord('page.details.inEnglish', 'read in English, since there is no voice for this language')}`;
+}
+
+/**
  * @param {Subscription} shown
  * @param {Feed | undefined} feed
  * @param {Provider | undefined} provider
@@ -82,7 +94,13 @@ function showSubscription(shown, feed, provider) {
         : pageWord('page.details.everything', 'Everything this feed sends'),
     ),
     ...detail(pageWord('page.details.deliveredBy', 'Delivered by'), deliveredBy(provider, delivery, readerWords)),
-    ...detail(pageWord('page.alertLanguage', 'Language of the alerts'), languageName(shown.preferences?.language)),
+    ...detail(pageWord('page.alertLanguage', 'Language of the alerts'), alertLanguageWords(shown.preferences?.language, provider)),
+    ...(shown.preferences?.confirm
+      ? detail(
+          pageWord('page.details.confirm', 'Confirmation'),
+          pageWord('page.details.confirms', 'Each urgent alert asks you to confirm you got it; if you do not, we try other ways, then someone calls you.'),
+        )
+      : []),
     ...detail(pageWord('page.quietHours', 'Quiet hours'), quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC', pageWord)),
     ...detail(pageWord('page.details.status', 'Status'), status),
     ...detail(pageWord('page.details.created', 'Created'), dateTime(new Date(shown.createdAt), feed?.timeZone ?? 'UTC')),

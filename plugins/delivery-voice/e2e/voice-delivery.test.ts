@@ -7,6 +7,9 @@ import { jwtFor } from '../../../test/helpers/pipeline-plugins.ts';
 import { servicesOf, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testClock } from '../../../test/doubles/smtp-test-app.ts';
 import { startVoiceGateway, type VoiceGateway } from '../../../demo/voice-gateway/twilio-voice-gateway.ts';
+import { findChromium, launchChromium } from '../../../test/helpers/browser.ts';
+
+const chromiumPath = findChromium();
 
 const PUBLIC_BASE_URL = 'https://alerts.example.org';
 const AUTH_TOKEN = 'twilio-voice-token-0123456789abcdef';
@@ -188,5 +191,24 @@ describe.each(await databaseKinds())('delivery-voice end to end on %s', (kind: D
     expect((await ledger()).map((row) => row.status)).toEqual(['delivered']);
     expect(gateway.callsTo(LANDLINE)).toHaveLength(1);
     expect(harness.logs.join('')).not.toContain(AUTH_TOKEN);
+  });
+
+  it('says which languages it reads; the manage page of a Sinhala subscriber says the calls come in English', async () => {
+    const providers = await app().inject({ url: '/api/notification-providers' });
+    expect(providers.json().find((p: { provider: string }) => p.provider === 'Voice').languages).toEqual(['en', 'ta']);
+    if (!chromiumPath || kind !== 'postgres') return;
+    const subscription = await created(LANDLINE, 'si');
+    const browser = await launchChromium(chromiumPath);
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.goto(
+        `http://127.0.0.1:${(harness.app.server.address() as AddressInfo).port}/manage/${subscription.publicId}#token=${subscription.manageToken}`,
+      );
+      const details = page.locator('#details');
+      await expect.poll(() => details.textContent(), { timeout: 20_000 }).toContain('read in English, since there is no voice for this language');
+      expect(await details.textContent()).toMatch(/Language of the alerts(සිංහල|Sinhala)[^:]*: read in English/);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -10,7 +10,20 @@ import { randomToken } from '../plugin-api/random-token.ts';
 import { errorResponses } from '../plugin-api/response-schemas.ts';
 import { insertCreated } from '../subscriptions/subscription-repository.ts';
 import { checkFilterAgainstFeed, hashToken } from '../subscriptions/subscription-policy.ts';
-import { readRegister, type RegisterRefusal } from './register-rows.ts';
+import { pgArray as array } from '../plugin-api/pg-array.ts';
+import { readRegister, type RegisterRefusal, type RegisterSubscription } from './register-rows.ts';
+
+/** Which of these already have a subscription to the feed by the same provider and destination (one query). */
+async function subscribedAlready(db: Knex, feedId: string, subscriptions: readonly RegisterSubscription[]): Promise<RegisterSubscription[]> {
+  if (subscriptions.length === 0) return [];
+  const result = await db.raw(
+    `SELECT DISTINCT v.provider, v.destination FROM unnest(?::text[], ?::text[]) AS v(provider, destination)
+       JOIN notification_subscriptions s ON s.feed_id = ? AND s.provider = v.provider AND s.destination = v.destination`,
+    [array(subscriptions.map((s) => s.provider)), array(subscriptions.map((s) => s.destination)), feedId],
+  );
+  const known = new Set((result.rows as Array<{ provider: string; destination: string }>).map((row) => `${row.provider} ${row.destination}`));
+  return subscriptions.filter((s) => known.has(`${s.provider} ${s.destination}`));
+}
 
 /** A register's lines at most (about a city's life-support register), and its size. */
 export const MAX_REGISTER_LINES = 5000;
@@ -72,15 +85,17 @@ export async function registerRoutes(app: FastifyInstance, options: RegisterRout
       const feed = options.catalogFeed(feedId);
       if (!feed) throw new Errors.InvalidField(`body/feedId: ${feedId} is not a feed of this service`);
       let header: string[] = [];
-      let records: Array<Record<string, string>>;
+      let records: Array<{ line: number; values: Record<string, string> }>;
       try {
-        records = parse(csv, {
+        const parsed = parse(csv, {
           bom: true,
           columns: (names: string[]) => (header = names),
           skip_empty_lines: true,
           trim: true,
-          to_line: MAX_REGISTER_LINES + 1,
-        }) as Array<Record<string, string>>;
+          info: true,
+        }) as unknown as Array<{ record: Record<string, string>; info: { lines: number } }>;
+        // The line a person's record ends on (a quoted name may span two): what an operator finds in the file.
+        records = parsed.map(({ record, info }) => ({ line: info.lines, values: record }));
       } catch (err) {
         const line = Number((err as { lines?: number }).lines ?? 1);
         return {
@@ -90,20 +105,39 @@ export async function registerRoutes(app: FastifyInstance, options: RegisterRout
           refused: [{ line, column: '', reason: `is not CSV (${(err as { code?: string }).code ?? 'unreadable'})` }],
         };
       }
+      if (records.length > MAX_REGISTER_LINES) {
+        return {
+          imported: false,
+          people: 0,
+          subscriptions: 0,
+          refused: [{ line: 1, column: '', reason: `names more than ${MAX_REGISTER_LINES} people: split it` }],
+        };
+      }
       const { subscriptions, refused } = readRegister(records, header, { phone: phoneTarget, email: emailTarget });
-      const feedRefused: RegisterRefusal[] = [];
+      const later: RegisterRefusal[] = [];
+      const lines = new Set<number>();
       for (const subscription of subscriptions) {
+        if (lines.has(subscription.line)) continue;
+        lines.add(subscription.line);
         try {
           checkFilterAgainstFeed(feedId, feed, subscription.filter);
         } catch (err) {
-          feedRefused.push({
+          later.push({
             line: subscription.line,
             column: subscription.filter.feeders ? 'feeder' : 'place',
             reason: (err as Error).message.replace(/^body\/filter\/\S+ ?/, ''),
           });
         }
       }
-      const problems = [...refused, ...feedRefused].sort((a, b) => a.line - b.line);
+      // Imported twice (the same file again, or a person subscribed already): refused, not called twice.
+      for (const known of await subscribedAlready(options.db, feedId, subscriptions)) {
+        later.push({
+          line: known.line,
+          column: known.provider === emailTarget?.provider ? 'email' : 'phone',
+          reason: 'has a subscription to this feed already',
+        });
+      }
+      const problems = [...refused, ...later].sort((a, b) => a.line - b.line);
       const people = new Set(subscriptions.map((s) => s.line)).size;
       if (problems.length > 0 || dryRun)
         return { imported: false, people: problems.length > 0 ? 0 : people, subscriptions: problems.length > 0 ? 0 : subscriptions.length, refused: problems };

@@ -28,7 +28,8 @@ const row = (values: Partial<Record<'Name' | 'Phone' | 'Email' | 'Language' | 'F
   Place: '',
   ...values,
 });
-const read = (...rows: Array<Record<string, string>>) => readRegister(rows, HEADER, { phone: voice, email });
+const lines = (rows: Array<Record<string, string>>) => rows.map((values, index) => ({ line: index + 2, values }));
+const read = (...rows: Array<Record<string, string>>) => readRegister(lines(rows), HEADER, { phone: voice, email });
 
 describe('readRegister: each line, a confirming subscription per way to reach the person', () => {
   it('a line with a phone and an email asks for a call and an email, in its language, for its feeder', () => {
@@ -75,7 +76,7 @@ describe('readRegister: each line, a confirming subscription per way to reach th
     [
       'an unknown language',
       row({ Name: 'A', Phone: '0112345678', Language: 'fr', Feeder: 'F1' }),
-      [{ line: 2, column: 'language', reason: '"fr" is not a language of the service' }],
+      [{ line: 2, column: 'language', reason: '"fr" is not a language of the service (en, si, ta)' }],
     ],
     [
       'neither feeder nor place',
@@ -118,8 +119,21 @@ describe('readRegister: each line, a confirming subscription per way to reach th
     ]);
   });
 
+  it('refuses a person twice (the same number on two lines), a name past 100 characters, a header named twice or alone', () => {
+    expect(read(row({ Name: 'A', Phone: '0112345678', Feeder: 'F1' }), row({ Name: 'B', Phone: '011 234 5678', Feeder: 'F2' })).refused).toEqual([
+      { line: 3, column: 'phone', reason: 'is on line 2 too: a person once' },
+    ]);
+    expect(read(row({ Name: 'x'.repeat(101), Phone: '0112345678', Feeder: 'F1' })).refused).toEqual([
+      { line: 2, column: 'name', reason: 'is longer than 100 characters' },
+    ]);
+    expect(readRegister([], ['name', 'phone', 'Phone', 'feeder'], { phone: voice, email }).refused).toEqual([
+      { line: 1, column: 'phone', reason: 'is named twice' },
+    ]);
+    expect(readRegister([], HEADER, { phone: voice, email }).refused).toEqual([{ line: 1, column: '', reason: 'is the only line: the register names nobody' }]);
+  });
+
   it('refuses a phone when no target can call or text it', () => {
-    expect(readRegister([row({ Name: 'A', Phone: '0112345678', Feeder: 'F1' })], HEADER, { phone: undefined, email }).refused).toEqual([
+    expect(readRegister(lines([row({ Name: 'A', Phone: '0112345678', Feeder: 'F1' })]), HEADER, { phone: undefined, email }).refused).toEqual([
       { line: 2, column: 'phone', reason: 'cannot be used: no voice or text-message target is installed' },
     ]);
   });

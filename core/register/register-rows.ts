@@ -6,6 +6,8 @@ import type { SubscriptionFilter } from '../matching/index.ts';
 /** The columns a register has (its first line names them, in any order and case); `feeder` or `place` says where the person is. */
 export const REGISTER_COLUMNS = ['name', 'phone', 'email', 'language', 'feeder', 'place'] as const;
 type Column = (typeof REGISTER_COLUMNS)[number];
+/** A name's length at most (as a subscription's displayName). */
+const MAX_NAME = 100;
 /** How far around a register's place counts, in metres: a house, and the lines that feed it. */
 export const REGISTER_RADIUS_METERS = 500;
 
@@ -43,7 +45,7 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message.replace(/
  * caller stores nothing when there is one.
  */
 export function readRegister(
-  records: ReadonlyArray<Readonly<Record<string, string>>>,
+  records: ReadonlyArray<{ readonly line: number; readonly values: Readonly<Record<string, string>> }>,
   header: readonly string[],
   targets: RegisterTargets,
 ): { readonly subscriptions: RegisterSubscription[]; readonly refused: RegisterRefusal[] } {
@@ -54,11 +56,15 @@ export function readRegister(
   if (!columns.includes('name')) refused.push({ line: 1, column: 'name', reason: 'is missing' });
   if (!columns.includes('phone') && !columns.includes('email')) refused.push({ line: 1, column: 'phone', reason: 'is missing (or email)' });
   if (!columns.includes('feeder') && !columns.includes('place')) refused.push({ line: 1, column: 'feeder', reason: 'is missing (or place)' });
+  const repeated = columns.find((name, index) => columns.indexOf(name) !== index);
+  if (repeated !== undefined) refused.push({ line: 1, column: repeated, reason: 'is named twice' });
+  if (refused.length === 0 && records.length === 0) refused.push({ line: 1, column: '', reason: 'is the only line: the register names nobody' });
   if (refused.length > 0) return { subscriptions: [], refused };
 
   const subscriptions: RegisterSubscription[] = [];
-  records.forEach((raw, index) => {
-    const line = index + 2;
+  /** Each destination's first line: a person twice in the register would be called twice for every alert. */
+  const seen = new Map<string, number>();
+  for (const { line, values: raw } of records) {
     const value = (column: Column) => (Object.entries(raw).find(([name]) => name.trim().toLowerCase() === column)?.[1] ?? '').trim();
     const problems: RegisterRefusal[] = [];
     const refuse = (column: string, reason: string) => problems.push({ line, column, reason });
@@ -66,11 +72,12 @@ export function readRegister(
     let displayName = '';
     try {
       displayName = checkDisplayName(value('name'), 'name');
+      if (displayName.length > MAX_NAME) refuse('name', `is longer than ${MAX_NAME} characters`);
     } catch (err) {
       refuse('name', reasonOf(err).replace(/^name /, ''));
     }
     const language = value('language') === '' ? 'en' : value('language').toLowerCase();
-    if (!isLocale(language)) refuse('language', `${JSON.stringify(value('language'))} is not a language of the service`);
+    if (!isLocale(language)) refuse('language', `${JSON.stringify(value('language').slice(0, 20))} is not a language of the service (en, si, ta)`);
 
     const where = wherePerson(value('feeder'), value('place'));
     if ('reason' in where) refuse(where.column, where.reason);
@@ -87,7 +94,12 @@ export function readRegister(
         continue;
       }
       try {
-        contacts.push({ provider: target.provider, destination: target.prepareDestination(given, { scope: 'System' }) });
+        const destination = target.prepareDestination(given, { scope: 'System' });
+        const key = `${target.provider} ${destination}`;
+        const first = seen.get(key);
+        if (first !== undefined) refuse(column, `is on line ${first} too: a person once`);
+        else seen.set(key, line);
+        contacts.push({ provider: target.provider, destination });
       } catch (err) {
         refuse(column, reasonOf(err));
       }
@@ -96,7 +108,7 @@ export function readRegister(
 
     if (problems.length > 0) refused.push(...problems);
     else if ('filter' in where) for (const contact of contacts) subscriptions.push({ line, displayName, language, filter: where.filter, ...contact });
-  });
+  }
   return { subscriptions, refused };
 }
 

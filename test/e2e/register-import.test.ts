@@ -104,7 +104,7 @@ Ms Jayasuriya,0112345679,,fr,,Kandy
       refused: [
         { line: 4, column: 'phone', reason: 'is empty, and so is email: the person could not be reached' },
         { line: 5, column: 'phone', reason: 'must be a phone number that can take calls: this one is a premium rate number' },
-        { line: 6, column: 'language', reason: '"fr" is not a language of the service' },
+        { line: 6, column: 'language', reason: '"fr" is not a language of the service (en, si, ta)' },
         { line: 6, column: 'place', reason: 'must be a latitude and a longitude, like "7.2906, 80.6337"' },
       ],
     });
@@ -112,10 +112,33 @@ Ms Jayasuriya,0112345679,,fr,,Kandy
     expect(await knex()('console_audit_log').where({ action: 'register-import' })).toEqual(audited);
   });
 
+  it('reports the line of the file (blank lines and a name on two lines counted), and refuses people subscribed already', async () => {
+    expect((await post({ feedId: 'utility.power-outages', csv: REGISTER })).json()).toMatchObject({ imported: true, people: 2 });
+    const again = await post({
+      feedId: 'utility.power-outages',
+      csv: `Name,Phone,Place\n\nMrs Perera,0112345678,"7.2906,\n80.6337"\n\nMr New,0112345670,"7.29, 80.63"\n`,
+    });
+    expect(again.json()).toEqual({
+      imported: false,
+      people: 0,
+      subscriptions: 0,
+      refused: [{ line: 4, column: 'phone', reason: 'has a subscription to this feed already' }],
+    });
+    expect((await stored()).length).toBe(3);
+  });
+
   it('refuses a file that is not CSV, an unknown feed, and a post without the CSRF token', async () => {
     expect((await post({ feedId: 'utility.power-outages', csv: 'name,phone,feeder\n"Mrs Perera,0112345678,F1\n' })).json()).toMatchObject({
       imported: false,
       refused: [{ column: '', reason: expect.stringMatching(/^is not CSV \(CSV_/) }],
+    });
+    // A file past 5000 people is refused whole, never cut short.
+    const crowd = `Name,Phone,Feeder\n${Array.from({ length: 5001 }, (_, n) => `P${n},011${String(2000000 + n)},F1`).join('\n')}\n`;
+    expect((await post({ feedId: 'utility.power-outages', csv: crowd })).json()).toEqual({
+      imported: false,
+      people: 0,
+      subscriptions: 0,
+      refused: [{ line: 1, column: '', reason: 'names more than 5000 people: split it' }],
     });
     const feed = await post({ feedId: 'nope', csv: REGISTER });
     expect(feed.statusCode).toBe(400);

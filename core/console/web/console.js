@@ -465,7 +465,14 @@ async function sendRegister(/** @type {boolean} */ dryRun) {
   say(errorLine, '');
   if (!file) return say(errorLine, pageWord('page.console.registerNoFile', 'Choose the register file first.'));
   const feedId = /** @type {HTMLSelectElement} */ (byId('register-feed')).value;
-  const answer = await call('POST', '/console/api/register', { feedId, csv: await file.text(), dryRun });
+  // One request at a time: a second Import while the first runs would only be refused as subscribed already.
+  const buttons = [byId('register-check'), byId('register-import')].map((button) => /** @type {HTMLButtonElement} */ (button));
+  for (const button of buttons) button.disabled = true;
+  byId('register-form').setAttribute('aria-busy', 'true');
+  const answer = await call('POST', '/console/api/register', { feedId, csv: await file.text(), dryRun }).finally(() => {
+    for (const button of buttons) button.disabled = false;
+    byId('register-form').removeAttribute('aria-busy');
+  });
   if (!answer.ok) return complain(answer);
   const { imported, people, subscriptions, refused } = answer.body;
   byId('register-refused-wrap').hidden = refused.length === 0;
@@ -473,7 +480,7 @@ async function sendRegister(/** @type {boolean} */ dryRun) {
     'register-refused',
     refused.map((/** @type {any} */ problem) => [problem.line, problem.column || '—', problem.reason]),
     '',
-    [2],
+    [1],
   );
   if (refused.length > 0) {
     const count = String(new Set(refused.map((/** @type {any} */ problem) => problem.line)).size);

@@ -207,7 +207,7 @@ export function deliveredBy(provider, delivery, w = englishWords) {
 
 /**
  * @typedef {{ start: string, end: string, timeZone?: string }} QuietHours
- * @typedef {{ quietHours?: QuietHours, timeZone?: string, language?: string, confirm?: boolean }} Preferences
+ * @typedef {{ quietHours?: QuietHours, timeZone?: string, language?: string, confirm?: boolean, escalation?: unknown[] }} Preferences
  */
 
 /**

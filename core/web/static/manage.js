@@ -98,7 +98,9 @@ function showSubscription(shown, feed, provider) {
     ...(shown.preferences?.confirm
       ? detail(
           pageWord('page.details.confirm', 'Confirmation'),
-          pageWord('page.details.confirms', 'Each urgent alert asks you to confirm you got it; if you do not, we try other ways, then someone calls you.'),
+          shown.preferences.escalation?.length
+            ? pageWord('page.details.confirms', 'Each urgent alert asks you to confirm you got it; if you do not, we try other ways, then someone calls you.')
+            : pageWord('page.details.confirmsNoSteps', 'Each urgent alert asks you to confirm you got it; if you do not, someone calls you.'),
         )
       : []),
     ...detail(pageWord('page.quietHours', 'Quiet hours'), quietHoursWords(shown.preferences, feed?.timeZone ?? 'UTC', pageWord)),

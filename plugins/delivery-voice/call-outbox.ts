@@ -11,7 +11,20 @@ import { judgeCallResult } from './call-result.ts';
 import { callWords } from './call-words.ts';
 import { callTwiml, spokenDigits } from './twiml.ts';
 import { callVerifications as verifications, recordCalls } from './voice-repository.ts';
-import type { Calling } from './voice-runtime.ts';
+import type { VoiceContext } from './config.ts';
+import type { VoiceGatewayClient } from './gateway-client.ts';
+
+/** What placing a call needs (the runtime's share the outbox uses). */
+export interface Calling {
+  readonly context: VoiceContext;
+  /** Null while no gateway is configured. */
+  readonly gateway: VoiceGatewayClient | null;
+  readonly voices: ReadonlyMap<string, string>;
+  /** `https://alerts.example/api/voice/status`: where the gateway posts a call's status, and what its signature is over. */
+  readonly statusCallbackUrl: string;
+  /** Where a key pressed in a call is posted. */
+  readonly gatherUrl: string;
+}
 
 export const VERIFICATION_CALL_QUEUE = 'delivery-voice.verification';
 

@@ -1,7 +1,7 @@
 import type { PluginQueue } from '#plugin-api';
 import type { VoiceContext } from './config.ts';
-import { createVoiceGatewayClient, type VoiceGatewayClient } from './gateway-client.ts';
-import { defineCallOutbox } from './call-outbox.ts';
+import { createVoiceGatewayClient } from './gateway-client.ts';
+import { defineCallOutbox, type Calling } from './call-outbox.ts';
 import { parseVoices } from './voices.ts';
 
 /**
@@ -9,23 +9,12 @@ import { parseVoices } from './voices.ts';
  * one pooled gateway client (none without a gateway configured), the
  * voices, and the verification-call outbox.
  */
-export interface VoiceRuntime {
-  readonly context: VoiceContext;
-  /** Null while no gateway is configured. */
-  readonly gateway: VoiceGatewayClient | null;
+export interface VoiceRuntime extends Calling {
   readonly outbox: PluginQueue;
-  readonly voices: ReadonlyMap<string, string>;
-  /** `https://alerts.example/api/voice/status`: where the gateway posts a call's status, and what its signature is over. */
-  readonly statusCallbackUrl: string;
-  /** Where a key pressed in a call is posted. */
-  readonly gatherUrl: string;
   /** The site's base URL and a request's path, as the gateway signed it. */
   signedUrl(path: string): string;
   close(): Promise<void>;
 }
-
-/** What placing a call needs: the outbox's share of the runtime. */
-export type Calling = Pick<VoiceRuntime, 'context' | 'gateway' | 'voices' | 'statusCallbackUrl' | 'gatherUrl'>;
 
 /** Why calls cannot be placed, naming what to set; undefined when they can. */
 export function missingVoiceGateway(config: VoiceContext['config']): string | undefined {

@@ -31,13 +31,25 @@ export async function cancelVerifications(db: Db, subscriptionIds: readonly numb
 }
 
 /** The texts a batch of deliveries sent, by sid (a delivery report names it). */
-export async function recordSentMessages(db: Knex, rows: ReadonlyArray<{ sid: string; ledgerId: number; subscriptionId: number }>, now: Date): Promise<void> {
+export async function recordSentMessages(
+  db: Knex,
+  rows: ReadonlyArray<{ sid: string; ledgerId: number; subscriptionId: number; escalationStep: boolean }>,
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return;
   await db.raw(
-    `INSERT INTO delivery_sms_messages (sid, ledger_id, subscription_id, status, sent_at, updated_at)
-     SELECT v.sid, v.ledger_id, v.subscription_id, 'sent', ?, ? FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS v(sid, ledger_id, subscription_id)
+    `INSERT INTO delivery_sms_messages (sid, ledger_id, subscription_id, escalation_step, status, sent_at, updated_at)
+     SELECT v.sid, v.ledger_id, v.subscription_id, v.step, 'sent', ?, ?
+       FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::boolean[]) AS v(sid, ledger_id, subscription_id, step)
          ON CONFLICT (sid) DO NOTHING`,
-    [now, now, array(rows.map((r) => r.sid)), array(rows.map((r) => r.ledgerId)), array(rows.map((r) => r.subscriptionId))],
+    [
+      now,
+      now,
+      array(rows.map((r) => r.sid)),
+      array(rows.map((r) => r.ledgerId)),
+      array(rows.map((r) => r.subscriptionId)),
+      array(rows.map((r) => r.escalationStep)),
+    ],
   );
 }
 
@@ -48,12 +60,15 @@ export async function recordReport(
   status: string,
   errorCode: number | null,
   now: Date,
-): Promise<{ subscriptionId: number; ledgerId: number } | undefined> {
-  const rows: Array<{ subscription_id: string | number; ledger_id: string | number }> = await db('delivery_sms_messages')
+): Promise<{ subscriptionId: number; ledgerId: number; escalationStep: boolean } | undefined> {
+  const rows: Array<{ subscription_id: string | number; ledger_id: string | number; escalation_step: boolean }> = await db('delivery_sms_messages')
     .where({ sid })
     .update({ status, error_code: errorCode, updated_at: now })
-    .returning(['subscription_id', 'ledger_id']);
-  return rows[0] === undefined ? undefined : { subscriptionId: Number(rows[0].subscription_id), ledgerId: Number(rows[0].ledger_id) };
+    .returning(['subscription_id', 'ledger_id', 'escalation_step']);
+  const row = rows[0];
+  return row === undefined
+    ? undefined
+    : { subscriptionId: Number(row.subscription_id), ledgerId: Number(row.ledger_id), escalationStep: row.escalation_step === true };
 }
 
 export async function messageBySid(db: Knex, sid: string): Promise<{ status: string; errorCode: number | null; ledgerId: number } | undefined> {

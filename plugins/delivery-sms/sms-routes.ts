@@ -184,7 +184,8 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
       // The carrier could not hand it over: shown on the delivery, with its code.
       if (NOT_HANDED_OVER.has(status))
         await context.ledger.reportOutcome([{ ledgerId: sent.ledgerId, outcome: 'undelivered', code: errorCode === null ? null : String(errorCode) }]);
-      if (errorCode === UNSUBSCRIBED_AT_CARRIER) await context.subscriptions.setActive(sent.subscriptionId, false);
+      // An escalation step's number is a carer's: its opt-out stops nothing of the subscriber's.
+      if (errorCode === UNSUBSCRIBED_AT_CARRIER && !sent.escalationStep) await context.subscriptions.setActive(sent.subscriptionId, false);
       return reply.type('text/xml; charset=utf-8').send(TWIML_EMPTY);
     },
   );

@@ -47,7 +47,7 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
       const gateway = runtime.gateway;
       if (!gateway) return requests.map(() => ({ kind: 'retry', reason: 'no SMS gateway is configured' }) as const);
       const now = context.now();
-      const sent: Array<{ sid: string; ledgerId: number; subscriptionId: number }> = [];
+      const sent: Array<{ sid: string; ledgerId: number; subscriptionId: number; escalationStep: boolean }> = [];
       const stopped: number[] = [];
       const abort = batchAbort(signal);
       const sending = Promise.all(
@@ -56,7 +56,13 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
           const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments);
           const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, abort);
           const verdict = judgeGatewayResult(result);
-          if (verdict.sid) sent.push({ sid: verdict.sid, ledgerId: request.ledgerId, subscriptionId: request.subscription.id });
+          if (verdict.sid)
+            sent.push({
+              sid: verdict.sid,
+              ledgerId: request.ledgerId,
+              subscriptionId: request.subscription.id,
+              escalationStep: request.subscription.escalationStep === true,
+            });
           if (verdict.stop && !request.subscription.escalationStep) stopped.push(request.subscription.id);
           onOutcome?.(index, verdict.outcome);
           return verdict.outcome;

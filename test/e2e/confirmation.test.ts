@@ -375,6 +375,22 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     expect(await knex()('notification_confirmations')).toHaveLength(1);
   });
 
+  it("a carrier's opt-out report for the carer's number stops nothing of the subscriber's", async () => {
+    const subscription = await confirming();
+    await alert('PO-CONFIRM-9');
+    await after(5);
+    const [text] = sms.textsTo(CARER_MOBILE);
+    // 21610: the carer's number replied STOP at its carrier.
+    expect(await sms.report(text!.sid, 'undelivered', 21610)).toBe(200);
+    const { is_active } = await knex()('notification_subscriptions').where({ public_id: subscription.publicId }).first('is_active');
+    expect(is_active).toBe(true);
+    // The step's report is on the step's delivery, as any other.
+    expect(await knex()('notification_delivery_ledger').where({ provider: 'Sms' }).first('outcome', 'outcome_code')).toEqual({
+      outcome: 'undelivered',
+      outcome_code: '21610',
+    });
+  });
+
   it('asks nothing of a subscriber who does not confirm', async () => {
     const response = await create({});
     expect(response.statusCode).toBe(201);

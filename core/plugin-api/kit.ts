@@ -22,7 +22,7 @@ export { formatClockTime, formatDateTime, formatLocalDate, localInstant, wallClo
 export { backoffSeconds, type RetrySettings } from './retry-policy.ts';
 export { retryAfterSeconds } from './retry-after.ts';
 export { judgeHttpAnswer, type HttpAnswerWords } from './http-answer.ts';
-export { drainInBatches } from './drain-in-batches.ts';
+export { deleteOlderThan, drainInBatches } from './drain-in-batches.ts';
 export { randomToken } from './random-token.ts';
 export { checkOutboundUrl, isListedHost, isPublicAddress, publicOnlyLookup, type LookupCallback, type OutboundPolicy } from './outbound-url.ts';
 export { createOutboundClient, type OutboundClient, type OutboundPost, type OutboundResult } from './outbound-client.ts';

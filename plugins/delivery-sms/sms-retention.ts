@@ -1,4 +1,4 @@
-import { drainInBatches, type WorkerDefinition } from '#plugin-api';
+import { deleteOlderThan, type WorkerDefinition } from '#plugin-api';
 import type { SmsContext } from './config.ts';
 
 /**
@@ -9,11 +9,7 @@ import type { SmsContext } from './config.ts';
  */
 export function smsRetention(context: SmsContext): WorkerDefinition {
   const { Days, BatchSize, IntervalSeconds } = context.coreConfig.Retention;
-  const drain = (table: string, where: string, cutoff: Date, signal: AbortSignal) =>
-    drainInBatches(BatchSize, signal, async (limit) => {
-      const result = await context.db.raw(`DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE ${where} LIMIT ?)`, [cutoff, limit]);
-      return Number(result.rowCount ?? 0);
-    });
+  const drain = (table: string, where: string, cutoff: Date, signal: AbortSignal) => deleteOlderThan(context.db, table, where, cutoff, BatchSize, signal);
   return {
     name: 'delivery-sms.retention',
     intervalSeconds: IntervalSeconds,

@@ -4,6 +4,7 @@ import type { ConfirmationPort } from '../plugin-api/core-ports.ts';
 import type { SubscriberPreferences } from '../plugin-api/preferences.ts';
 import { confirmLine, readConfirmToken } from './confirm-line.ts';
 import { firstDueAt } from './escalation-policy.ts';
+import { noticeFirstDueAt } from './notice-policy.ts';
 
 /** A reply confirms the alerts a message asked its destination about in this many days. */
 const REPLY_DAYS = 7;
@@ -21,6 +22,8 @@ export interface ConfirmationOptions {
 /** A row about to be worked, as far as its confirmation goes. */
 export interface AskingRow {
   readonly ledgerId: number;
+  /** A notice's `confirmBy`: it is confirmed by then, reminded daily till then. */
+  readonly event: { readonly confirmBy?: string };
   readonly subscription: { readonly preferences?: SubscriberPreferences | null };
 }
 
@@ -51,7 +54,8 @@ export function createConfirmations(options: ConfirmationOptions) {
     port,
     /**
      * For rows about to be worked: the open confirmation each asks for
-     * (made now for an urgent alert to a subscriber who confirms); only
+     * (made now for an urgent alert or a notice to a subscriber who
+     * confirms); only
      * rows of such subscribers are looked up.
      */
     async ask(rows: readonly AskingRow[]): Promise<Map<number, number>> {
@@ -60,7 +64,12 @@ export function createConfirmations(options: ConfirmationOptions) {
       const at = now();
       return askConfirmations(
         db,
-        asking.map((row) => ({ ledgerId: row.ledgerId, firstDueAt: firstDueAt(row.subscription.preferences?.escalation, at, options.listAfterMinutes) })),
+        asking.map((row) => {
+          const steps = row.subscription.preferences?.escalation;
+          const until = row.event.confirmBy === undefined ? null : new Date(row.event.confirmBy);
+          const due = until ? noticeFirstDueAt(at, until, steps, options.listAfterMinutes) : firstDueAt(steps, at, options.listAfterMinutes);
+          return { ledgerId: row.ledgerId, firstDueAt: due, until };
+        }),
         at,
       );
     },

@@ -11,10 +11,11 @@ export interface EventColumns {
   payload: unknown;
   urgent?: boolean | null;
   geometry?: AreaGeometry | null;
+  confirm_by?: Date | string | null;
 }
 
 /** The columns eventOfRow reads (select them, with `id` and whatever else the caller needs). */
-export const EVENT_COLUMNS = ['feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'urgent', 'geometry'] as const;
+export const EVENT_COLUMNS = ['feed_id', 'event_type', 'source_key', 'item_key', 'fields', 'payload', 'urgent', 'geometry', 'confirm_by'] as const;
 
 /** The event a stored row holds. */
 export const eventOfRow = (row: EventColumns): NotificationEvent => ({
@@ -26,4 +27,5 @@ export const eventOfRow = (row: EventColumns): NotificationEvent => ({
   sourcePayload: row.payload,
   ...(row.urgent ? { urgent: true } : {}),
   ...(row.geometry ? { geometry: row.geometry } : {}),
+  ...(row.confirm_by ? { confirmBy: new Date(row.confirm_by).toISOString() } : {}),
 });

@@ -7,9 +7,10 @@ type Db = Knex | Knex.Transaction;
  * The states of a confirmation, declared once (the database holds them to
  * this list with a CHECK): `awaiting` until the person confirms (its
  * escalation goes on), `confirmed` by them, `unconfirmed` once every step
- * went unanswered (the console's "Not confirmed" list), `reached` by an operator.
+ * went unanswered (the console's "Not confirmed" list), `reached` by an operator,
+ * `withdrawn` when what a notice asked to confirm was called off (a cancelled planned outage).
  */
-export const CONFIRMATION_STATES = ['awaiting', 'confirmed', 'unconfirmed', 'reached'] as const;
+export const CONFIRMATION_STATES = ['awaiting', 'confirmed', 'unconfirmed', 'reached', 'withdrawn'] as const;
 export type ConfirmationState = (typeof CONFIRMATION_STATES)[number];
 /** Still to be confirmed: a message asking for it may still be answered. */
 export const OPEN_CONFIRMATION_STATES = ['awaiting', 'unconfirmed'] as const satisfies readonly ConfirmationState[];
@@ -19,22 +20,27 @@ export type ConfirmedVia = 'link' | 'reply' | 'key' | 'operator';
 
 /**
  * For rows about to be worked whose subscriber confirms: makes the
- * confirmation of each urgent alert among them (once: its ledger row is
- * unique), names it on the row, and answers the open confirmation each
- * row asks for (an escalation step's row names its own already). A row
- * whose confirmation is settled asks for none.
+ * confirmation of each urgent alert or notice (`until`: the time to confirm
+ * it by) among them (once: its ledger row is unique), names it on the row,
+ * and answers the open confirmation each row asks for (an escalation
+ * step's or a reminder's row names its own already). A row whose
+ * confirmation is settled asks for none.
  */
-export async function askConfirmations(db: Knex, rows: ReadonlyArray<{ ledgerId: number; firstDueAt: Date }>, now: Date): Promise<Map<number, number>> {
+export async function askConfirmations(
+  db: Knex,
+  rows: ReadonlyArray<{ ledgerId: number; firstDueAt: Date; until: Date | null }>,
+  now: Date,
+): Promise<Map<number, number>> {
   if (rows.length === 0) return new Map();
   const ids = array(rows.map((row) => row.ledgerId));
   return db.transaction(async (trx) => {
     await trx.raw(
-      `INSERT INTO notification_confirmations (ledger_id, subscription_id, event_id, next_at, created_at)
-       SELECT l.id, l.subscription_id, l.event_id, v.due, ?
-         FROM unnest(?::bigint[], ?::timestamptz[]) AS v(id, due) JOIN notification_delivery_ledger l ON l.id = v.id
-        WHERE l.urgent AND l.confirmation_id IS NULL
+      `INSERT INTO notification_confirmations (ledger_id, subscription_id, event_id, next_at, until, created_at)
+       SELECT l.id, l.subscription_id, l.event_id, v.due, v.until, ?
+         FROM unnest(?::bigint[], ?::timestamptz[], ?::timestamptz[]) AS v(id, due, until) JOIN notification_delivery_ledger l ON l.id = v.id
+        WHERE (l.urgent OR v.until IS NOT NULL) AND l.confirmation_id IS NULL
        ON CONFLICT (ledger_id) DO NOTHING`,
-      [now, ids, array(rows.map((row) => row.firstDueAt))],
+      [now, ids, array(rows.map((row) => row.firstDueAt)), array(rows.map((row) => row.until))],
     );
     await trx.raw(
       `UPDATE notification_delivery_ledger l SET confirmation_id = c.id
@@ -55,8 +61,9 @@ export async function askConfirmations(db: Knex, rows: ReadonlyArray<{ ledgerId:
 
 /**
  * Settles open confirmations as confirmed (or reached, by an operator), and
- * gives up the escalation steps of theirs still waiting (`skipped`, because
- * `confirmed`): one transaction. Answers the confirmations it settled.
+ * gives up the escalation steps and reminders of theirs still waiting
+ * (`skipped`, because `confirmed`; never the alert's own delivery): one
+ * transaction. Answers the confirmations it settled.
  */
 export async function settleConfirmations(db: Knex, ids: readonly number[], via: ConfirmedVia, by: string | null, now: Date): Promise<number[]> {
   if (ids.length === 0) return [];
@@ -69,15 +76,41 @@ export async function settleConfirmations(db: Knex, ids: readonly number[], via:
     );
     const settled = (result.rows as Array<{ id: string | number }>).map((row) => Number(row.id));
     if (settled.length > 0) {
-      await trx.raw(
-        `UPDATE notification_delivery_ledger SET status = 'skipped', skipped_because = 'confirmed', lease_token = NULL, lease_until = NULL,
-                last_error = 'not sent: the alert was confirmed before this step'
-          WHERE confirmation_id = ANY(?::bigint[]) AND status IN ('pending', 'retrying') AND destination IS NOT NULL`,
-        [array(settled)],
-      );
+      await skipFollowUps(trx, settled, 'confirmed', 'not sent: the alert was confirmed before this step');
     }
     return settled;
   });
+}
+
+/** Gives up the follow-ups (escalation steps, reminders) of these confirmations still waiting; the alert's own delivery goes on. */
+async function skipFollowUps(trx: Knex.Transaction, ids: readonly number[], because: string, why: string): Promise<void> {
+  await trx.raw(
+    `UPDATE notification_delivery_ledger l SET status = 'skipped', skipped_because = ?, lease_token = NULL, lease_until = NULL, last_error = ?
+       FROM notification_confirmations c
+      WHERE c.id = ANY(?::bigint[]) AND l.confirmation_id = c.id AND l.id <> c.ledger_id AND l.status IN ('pending', 'retrying')`,
+    [because, why, array(ids)],
+  );
+}
+
+/**
+ * An end event of these items (a planned outage cancelled): their notices'
+ * open confirmations are `withdrawn` and their follow-ups still waiting
+ * given up, in the caller's transaction. An urgent alert's confirmation
+ * stays open (a restoration does not undo that it had to be heard).
+ */
+export async function withdrawNotices(trx: Knex.Transaction, feedId: string, itemKeys: readonly string[], now: Date): Promise<number[]> {
+  if (itemKeys.length === 0) return [];
+  const result = await trx.raw(
+    `UPDATE notification_confirmations c SET state = 'withdrawn', next_at = NULL, settled_at = ?
+       FROM notification_delivery_ledger l
+      WHERE l.id = c.ledger_id AND l.feed_id = ? AND l.item_key = ANY(?::text[])
+        AND c.until IS NOT NULL AND c.state IN ('awaiting', 'unconfirmed')
+    RETURNING c.id`,
+    [now, feedId, array(itemKeys)],
+  );
+  const withdrawn = (result.rows as Array<{ id: string | number }>).map((row) => Number(row.id));
+  if (withdrawn.length > 0) await skipFollowUps(trx, withdrawn, 'withdrawn', 'not sent: what it asked to confirm was called off');
+  return withdrawn;
 }
 
 /** The confirmation a delivery asks for (its own, or the one its escalation step belongs to); null for none. */
@@ -108,14 +141,21 @@ export interface DueConfirmation {
   readonly id: number;
   readonly step: number;
   readonly subscriptionId: number;
+  /** The subscription's own provider: a notice's reminder goes there. */
+  readonly provider: string;
   readonly preferences: Record<string, unknown> | null;
+  readonly createdAt: Date;
+  /** A notice's time to confirm by; null for an urgent alert's. */
+  readonly until: Date | null;
+  /** A notice's reminders sent. */
+  readonly reminded: number;
   readonly ledger: { readonly sourceKey: string; readonly eventType: string; readonly feedId: string; readonly itemKey: string; readonly eventId: number };
 }
 
 /** Locks awaiting confirmations whose next step is due by `now` (SKIP LOCKED: two instances never take the same one). */
 export async function lockDueConfirmations(trx: Knex.Transaction, now: Date, limit: number): Promise<DueConfirmation[]> {
   const result = await trx.raw(
-    `SELECT c.id, c.step, c.subscription_id, s.preferences, l.source_key, l.event_type, l.feed_id, l.item_key, l.event_id
+    `SELECT c.id, c.step, c.subscription_id, s.provider, s.preferences, c.created_at, c.until, c.reminded, l.source_key, l.event_type, l.feed_id, l.item_key, l.event_id
        FROM notification_confirmations c
        JOIN notification_subscriptions s ON s.id = c.subscription_id
        JOIN notification_delivery_ledger l ON l.id = c.ledger_id
@@ -127,7 +167,11 @@ export async function lockDueConfirmations(trx: Knex.Transaction, now: Date, lim
     id: Number(row.id),
     step: Number(row.step),
     subscriptionId: Number(row.subscription_id),
+    provider: String(row.provider),
     preferences: (row.preferences ?? null) as Record<string, unknown> | null,
+    createdAt: new Date(row.created_at as string),
+    until: row.until == null ? null : new Date(row.until as string),
+    reminded: Number(row.reminded),
     ledger: {
       sourceKey: String(row.source_key),
       eventType: String(row.event_type),
@@ -149,40 +193,96 @@ export interface EscalationRow {
   readonly nextAt: Date;
 }
 
+/** A notice's reminder to send: one pending ledger row to the subscription's own channel, unique per confirmation and reminder. */
+export interface ReminderRow {
+  readonly confirmation: DueConfirmation;
+  /** 1 for the first reminder. */
+  readonly reminder: number;
+  /** When the reminder after it (or the escalation) is due. */
+  readonly nextAt: Date;
+}
+
 /** The source key of an escalation step's row: the alert's, and which step (unique with the subscription and event type). */
 export const escalationKey = (sourceKey: string, step: number) => `${sourceKey}#confirm-${step}`;
+/** The source key of a notice's reminder: the notice's, and which reminder. */
+export const reminderKey = (sourceKey: string, reminder: number) => `${sourceKey}#remind-${reminder}`;
+
+interface FollowUp {
+  readonly confirmation: DueConfirmation;
+  readonly sourceKey: string;
+  readonly provider: string;
+  /** An escalation step's own; null: the subscription's. */
+  readonly destination: string | null;
+  readonly urgent: boolean;
+}
+
+/** The ledger rows of follow-ups, pending (ON CONFLICT nothing: each is claimed once however often this runs). */
+async function insertFollowUps(trx: Knex.Transaction, rows: readonly FollowUp[]): Promise<void> {
+  if (rows.length === 0) return;
+  const of = <T>(pick: (row: FollowUp) => T) => array(rows.map(pick));
+  await trx.raw(
+    `INSERT INTO notification_delivery_ledger
+       (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, destination, confirmation_id, status, urgent, next_attempt_at, created_at)
+     SELECT v.subscription_id, v.source_key, v.event_type, v.feed_id, v.item_key, v.event_id, v.provider, v.destination, v.confirmation_id, 'pending', v.urgent, now(), now()
+       FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::boolean[])
+         AS v(subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, destination, confirmation_id, urgent)
+     ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING`,
+    [
+      of((r) => r.confirmation.subscriptionId),
+      of((r) => r.sourceKey),
+      of((r) => r.confirmation.ledger.eventType),
+      of((r) => r.confirmation.ledger.feedId),
+      of((r) => r.confirmation.ledger.itemKey),
+      of((r) => r.confirmation.ledger.eventId),
+      of((r) => r.provider),
+      of((r) => r.destination),
+      of((r) => r.confirmation.id),
+      of((r) => r.urgent),
+    ],
+  );
+}
 
 /**
- * Sends the steps (their ledger rows, ON CONFLICT nothing: a step is
- * claimed once however often this runs) and moves each confirmation on,
- * in the caller's transaction; the confirmations given here with no step
- * land in the "Not confirmed" list.
+ * Sends the steps and the reminders (their ledger rows: each claimed once
+ * however often this runs) and moves each confirmation on, in the caller's
+ * transaction; the confirmations given here with neither land in the "Not
+ * confirmed" list.
  */
-export async function escalate(trx: Knex.Transaction, steps: readonly EscalationRow[], listed: readonly number[]): Promise<void> {
+export async function escalate(
+  trx: Knex.Transaction,
+  steps: readonly EscalationRow[],
+  listed: readonly number[],
+  reminders: readonly ReminderRow[] = [],
+): Promise<void> {
+  await insertFollowUps(trx, [
+    ...steps.map((s) => ({
+      confirmation: s.confirmation,
+      sourceKey: escalationKey(s.confirmation.ledger.sourceKey, s.step),
+      provider: s.provider,
+      destination: s.destination,
+      urgent: true,
+    })),
+    // A reminder is the notice again, as the notice went: to the subscriber's own channel, not urgent (behind a lane's urgent work).
+    ...reminders.map((r) => ({
+      confirmation: r.confirmation,
+      sourceKey: reminderKey(r.confirmation.ledger.sourceKey, r.reminder),
+      provider: r.confirmation.provider,
+      destination: null,
+      urgent: false,
+    })),
+  ]);
   if (steps.length > 0) {
-    await trx.raw(
-      `INSERT INTO notification_delivery_ledger
-         (subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, destination, confirmation_id, status, urgent, next_attempt_at, created_at)
-       SELECT v.subscription_id, v.source_key, v.event_type, v.feed_id, v.item_key, v.event_id, v.provider, v.destination, v.confirmation_id, 'pending', true, now(), now()
-         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[])
-           AS v(subscription_id, source_key, event_type, feed_id, item_key, event_id, provider, destination, confirmation_id)
-       ON CONFLICT (subscription_id, source_key, event_type) DO NOTHING`,
-      [
-        array(steps.map((s) => s.confirmation.subscriptionId)),
-        array(steps.map((s) => escalationKey(s.confirmation.ledger.sourceKey, s.step))),
-        array(steps.map((s) => s.confirmation.ledger.eventType)),
-        array(steps.map((s) => s.confirmation.ledger.feedId)),
-        array(steps.map((s) => s.confirmation.ledger.itemKey)),
-        array(steps.map((s) => s.confirmation.ledger.eventId)),
-        array(steps.map((s) => s.provider)),
-        array(steps.map((s) => s.destination)),
-        array(steps.map((s) => s.confirmation.id)),
-      ],
-    );
     await trx.raw(
       `UPDATE notification_confirmations c SET step = v.step, next_at = v.next_at
          FROM unnest(?::bigint[], ?::int[], ?::timestamptz[]) AS v(id, step, next_at) WHERE c.id = v.id`,
       [array(steps.map((s) => s.confirmation.id)), array(steps.map((s) => s.step)), array(steps.map((s) => s.nextAt))],
+    );
+  }
+  if (reminders.length > 0) {
+    await trx.raw(
+      `UPDATE notification_confirmations c SET reminded = v.reminded, next_at = v.next_at
+         FROM unnest(?::bigint[], ?::int[], ?::timestamptz[]) AS v(id, reminded, next_at) WHERE c.id = v.id`,
+      [array(reminders.map((r) => r.confirmation.id)), array(reminders.map((r) => r.reminder)), array(reminders.map((r) => r.nextAt))],
     );
   }
   if (listed.length > 0) {

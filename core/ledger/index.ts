@@ -45,10 +45,13 @@ export {
   notConfirmed,
   OPEN_CONFIRMATION_STATES,
   openConfirmationsTo,
+  reminderKey,
   settleConfirmations,
+  withdrawNotices,
   type ConfirmationState,
   type ConfirmedVia,
   type DueConfirmation,
   type EscalationRow,
   type NotConfirmed,
+  type ReminderRow,
 } from './confirmations.ts';

@@ -18,3 +18,4 @@ export {
 } from './subscription-filter.ts';
 export { subscriptionPage, systemSubscriptions, type PageScope, type SubscriptionRow } from './subscription-pages.ts';
 export { activeSubscriptionCount, matchCounts, totalOf } from './match-counts.ts';
+export { takesEvent } from './confirm-only.ts';

@@ -3,6 +3,7 @@ import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import { cellsForShapes } from '../places/index.ts';
 import { subscriptionPage, systemSubscriptions, type SubscriptionRow } from './subscription-pages.ts';
 import type { FilterCache } from './subscription-filter.ts';
+import { takesEvent } from './confirm-only.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -32,7 +33,7 @@ export async function matchCounts(
     for (const row of page) {
       const matches = filters.ofText(feedId, row.filter_text);
       events.forEach((event, index) => {
-        if (matches(event)) counts[index].set(row.provider, (counts[index].get(row.provider) ?? 0) + 1);
+        if (matches(event) && takesEvent(event, row.preferences)) counts[index].set(row.provider, (counts[index].get(row.provider) ?? 0) + 1);
       });
     }
   };

@@ -4,7 +4,7 @@ import type { NotificationEvent } from '../plugin-api/feed-types.ts';
 import type { NotificationPipeline, ProcessOptions, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { PluginRegistry } from '../plugins/registry.ts';
 import type { DeliveryLanes } from '../delivery/index.ts';
-import { systemDeliveryExists } from '../ledger/index.ts';
+import { systemDeliveryExists, withdrawNotices } from '../ledger/index.ts';
 import { cellsForShapes } from '../places/index.ts';
 import { eventOfRow, insertEvents, type PreparedEvent } from './event-store.ts';
 import { subscriptionPage, systemSubscriptions } from '../matching/index.ts';
@@ -98,6 +98,9 @@ export class NotificationPipelineService implements NotificationPipeline {
   #prepare(event: NotificationEvent): PreparedEvent {
     const feed = this.#deps.registry.feed(event.feedId);
     if (!feed) throw new Error(`ProcessNotificationEvents: unknown feed "${event.feedId}"`);
+    if (event.confirmBy !== undefined && Number.isNaN(Date.parse(event.confirmBy))) {
+      throw new Error(`ProcessNotificationEvents: confirmBy of ${event.feedId} ${event.sourceKey} is not an ISO 8601 instant`);
+    }
     return { event, itemKey: event.itemKey ?? event.sourceKey, rendered: this.#deps.rendering.render(event) };
   }
 
@@ -123,6 +126,10 @@ export class NotificationPipelineService implements NotificationPipeline {
       for (const provider of page.waitingProviders) handOver.waiting.add(provider);
     };
     for (const [feedId, all] of byFeed) {
+      // An item's end (a planned outage cancelled) calls off what its notices asked to confirm.
+      const ends = rules.telling(feedId).endTypes;
+      const ended = all.filter((entry) => ends.has(entry.event.eventType)).map((entry) => entry.itemKey);
+      if (ended.length > 0) await withdrawNotices(trx, feedId, ended, rules.quiet?.now() ?? new Date());
       // An operator's own call (an announcement they confirmed, a /test) is never held.
       const held =
         options.onlySubscriptionIds || options.awaitDelivery

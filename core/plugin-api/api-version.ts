@@ -23,6 +23,7 @@
  *   (`ledger.reportOutcome`), `answersByReply` and the `stillOut` port.
  * - 5: a target's `languages()` (the ones it can present; others get
  *   English), and the kit's phone numbers (`subscriberNumber` for calls
- *   too), Twilio signatures and verification codes.
+ *   too), Twilio signatures and verification codes; an event's `confirmBy`
+ *   (a notice only subscribers who confirm get, reminded daily until they do).
  */
 export const PLUGIN_API_VERSION = 5;

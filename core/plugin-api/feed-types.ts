@@ -73,6 +73,15 @@ export interface NotificationEvent<TPayload = unknown> {
    */
   readonly urgent?: boolean;
   /**
+   * A notice that must be heard (a planned outage, to the people on the
+   * utility's register): an ISO 8601 instant (the outage's start). Only
+   * subscribers who confirm (`preferences.confirm`) whose filter matches
+   * get it; each is asked to confirm it, and reminded every 24 hours on
+   * their own channel until they do or until this time, then their
+   * escalation runs (plugin API 5).
+   */
+  readonly confirmBy?: string;
+  /**
    * Where the item is: an RFC 7946 Polygon or MultiPolygon in WGS 84
    * (`[lon, lat]`), as the feed's answer gave it (checked with `FeedGeometry`).
    * A subscription's places match it when it comes within their radius;

@@ -62,6 +62,7 @@ export async function traceSubscriber(db: Knex, filters: FilterCache, subscripti
         rows: own,
         subscribedBeforeEvent: subscription.createdAt <= stored.createdAt,
         active: subscription.isActive,
+        onlyForConfirming: stored.event.confirmBy !== undefined && !subscription.confirms,
         hold: stored.hold,
       });
       return {

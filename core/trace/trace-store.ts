@@ -11,6 +11,8 @@ export interface TracedSubscription extends Omit<SubscriptionSummary, 'createdAt
   readonly id: number;
   readonly createdAt: Date;
   readonly filter: SubscriptionFilter;
+  /** Whether they confirm what they get (preferences.confirm): only they get a notice to confirm. */
+  readonly confirms: boolean;
 }
 
 /** What an answer shows of a subscription (its dates as ISO 8601). */
@@ -66,7 +68,18 @@ export interface LoggedAttempt {
   readonly at: Date;
 }
 
-const SUBSCRIPTION_COLUMNS = ['id', 'public_id', 'display_name', 'feed_id', 'provider', 'scope', 'is_active', 'created_at', 'filter_json'] as const;
+const SUBSCRIPTION_COLUMNS = [
+  'id',
+  'public_id',
+  'display_name',
+  'feed_id',
+  'provider',
+  'scope',
+  'is_active',
+  'created_at',
+  'filter_json',
+  'preferences',
+] as const;
 // biome-ignore lint/suspicious/noExplicitAny: a raw row of the driver, read column by column
 const subscriptionOf = (row: Record<string, any>): TracedSubscription => ({
   id: Number(row.id),
@@ -78,6 +91,7 @@ const subscriptionOf = (row: Record<string, any>): TracedSubscription => ({
   isActive: row.is_active === true,
   createdAt: new Date(row.created_at),
   filter: (row.filter_json ?? {}) as SubscriptionFilter,
+  confirms: row.preferences?.confirm === true,
 });
 
 /**

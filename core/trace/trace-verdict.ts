@@ -23,8 +23,12 @@ export const TRACE_CRITERIA = {
   discarded: 'discarded',
   /** It matches, and no delivery was claimed for it yet (its fan-out is still under way). */
   notClaimed: 'notClaimed',
-  /** An escalation step not sent: the person confirmed the alert before it went. */
+  /** An escalation step or a reminder not sent: the person confirmed the alert before it went. */
   confirmed: 'confirmed',
+  /** A reminder or an escalation step not sent: what its notice asked to confirm was called off (the planned outage was cancelled). */
+  withdrawn: 'withdrawn',
+  /** A notice to confirm, which goes only to people who confirm (the utility's register). */
+  onlyForConfirming: 'onlyForConfirming',
 } as const;
 
 /** What the trace knows of one event for one subscription. */
@@ -35,6 +39,8 @@ export interface TraceFacts {
   readonly rows: ReadonlyArray<{ readonly status: string; readonly skippedBecause: string | null; readonly lastError: string | null }>;
   readonly subscribedBeforeEvent: boolean;
   readonly active: boolean;
+  /** The event is a notice to confirm and this subscriber does not confirm. */
+  readonly onlyForConfirming?: boolean;
   /** The event's hold for an operator: still `held`, `discarded`, or none (never held, or released). */
   readonly hold: 'held' | 'discarded' | null;
 }
@@ -56,6 +62,7 @@ export function traceVerdict(facts: TraceFacts): TraceVerdict {
   if (row === undefined) {
     if (facts.hold === 'held') return { matched: true, criterion: TRACE_CRITERIA.heldByOperator, reason: null };
     if (facts.hold === 'discarded') return { matched: true, criterion: TRACE_CRITERIA.discarded, reason: null };
+    if (facts.onlyForConfirming) return { matched: true, criterion: TRACE_CRITERIA.onlyForConfirming, reason: null };
     if (!facts.subscribedBeforeEvent) return { matched: true, criterion: TRACE_CRITERIA.subscribedLater, reason: null };
     if (!facts.active) return { matched: true, criterion: TRACE_CRITERIA.inactive, reason: null };
     return { matched: true, criterion: TRACE_CRITERIA.notClaimed, reason: null };
@@ -74,7 +81,9 @@ export function traceVerdict(facts: TraceFacts): TraceVerdict {
             ? TRACE_CRITERIA.overBudget
             : row.skippedBecause === 'confirmed'
               ? TRACE_CRITERIA.confirmed
-              : TRACE_CRITERIA.feedPolicy,
+              : row.skippedBecause === 'withdrawn'
+                ? TRACE_CRITERIA.withdrawn
+                : TRACE_CRITERIA.feedPolicy,
         reason: row.lastError,
       };
     default:

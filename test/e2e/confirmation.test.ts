@@ -183,20 +183,20 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     expect(body).toMatch(/\n\nPlease confirm you got this alert: https:\/\/alerts\.example\.org\/confirm#\d+\.[\w-]{43}$/);
     expect(await state()).toMatchObject({ state: 'awaiting', step: 0 });
 
-    expect(await after(4)).toEqual({ steps: 0, listed: 0 });
+    expect(await after(4)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     // Due now, and three instances run the escalation at once: the step goes once.
     clock.advance(60);
     const runs = await Promise.all([escalation(), escalation(), escalation()]);
     expect(runs.map((run) => run.steps).reduce((a, b) => a + b)).toBe(1);
     await servicesOf(app()).dispatcher.drain();
-    expect(await escalation()).toEqual({ steps: 0, listed: 0 });
+    expect(await escalation()).toEqual({ steps: 0, reminders: 0, listed: 0 });
     await servicesOf(app()).dispatcher.drain();
     expect(sms.textsTo(CARER_MOBILE)).toHaveLength(1);
     // The carer's text asks for YES, and carries nothing of the subscriber's own (their manage link).
     expect(sms.textsTo(CARER_MOBILE)[0]!.body).toMatch(/Kandy[\s\S]*Please confirm you got this alert: reply YES\.$/);
     expect(sms.textsTo(CARER_MOBILE)[0]!.body).not.toContain(subscription.publicId);
 
-    expect(await after(10)).toEqual({ steps: 1, listed: 0 });
+    expect(await after(10)).toEqual({ steps: 1, reminders: 0, listed: 0 });
     const [call] = voice.callsTo(HOME_PHONE);
     expect(call!.said.map((line) => line.text)).toEqual([
       'This is an outage alert from alerts.example.org.',
@@ -213,9 +213,9 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
       { provider: 'Voice', destination: HOME_PHONE, status: 'delivered', source_key: 'PO-CONFIRM-1#confirm-2' },
     ]);
 
-    expect(await after(14)).toEqual({ steps: 0, listed: 0 });
-    expect(await after(1)).toEqual({ steps: 0, listed: 1 });
-    expect(await after(60)).toEqual({ steps: 0, listed: 0 });
+    expect(await after(14)).toEqual({ steps: 0, reminders: 0, listed: 0 });
+    expect(await after(1)).toEqual({ steps: 0, reminders: 0, listed: 1 });
+    expect(await after(60)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     const { cookie, csrf } = await consoleSession(app());
     const list = await app().inject({ url: '/console/api/not-confirmed', headers: { cookie } });
     expect(list.statusCode, list.body).toBe(200);
@@ -239,7 +239,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     await confirming();
     const { token } = await alert('PO-CONFIRM-2');
     clock.advance(5 * 60);
-    expect(await escalation()).toEqual({ steps: 1, listed: 0 });
+    expect(await escalation()).toEqual({ steps: 1, reminders: 0, listed: 0 });
     const confirm = (given: string) => app().inject({ method: 'POST', url: '/api/confirmations', payload: { token: given } });
     expect((await confirm(token)).json()).toEqual({ confirmed: true });
     expect((await confirm(token)).json()).toEqual({ confirmed: false });
@@ -250,7 +250,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
       status: 'skipped',
       skipped_because: 'confirmed',
     });
-    expect(await after(60)).toEqual({ steps: 0, listed: 0 });
+    expect(await after(60)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     expect(voice.calls).toHaveLength(0);
     expect(await state()).toMatchObject({ state: 'confirmed', settled_via: 'link' });
     // The page the link opens: a button, and nothing confirmed by opening it.
@@ -266,7 +266,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     const yes = await sms.reply(CARER_MOBILE, 'Yes');
     expect(yes.answer).toBe('Thank you: we know you got the alert.');
     expect(await state()).toMatchObject({ state: 'confirmed', settled_via: 'reply' });
-    expect(await after(60)).toEqual({ steps: 0, listed: 0 });
+    expect(await after(60)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     expect(voice.calls).toHaveLength(0);
 
     await knex()('notification_confirmations').delete();
@@ -277,7 +277,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     const pressed = await voice.press(call!.sid, '1');
     expect(pressed.said).toEqual([{ text: 'Thank you. Your confirmation is recorded.', language: 'en-GB' }]);
     expect(await state()).toMatchObject({ state: 'confirmed', settled_via: 'key' });
-    expect(await after(60)).toEqual({ steps: 0, listed: 0 });
+    expect(await after(60)).toEqual({ steps: 0, reminders: 0, listed: 0 });
   });
 
   it.skipIf(!chromiumPath || kind !== 'postgres')(
@@ -353,7 +353,7 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     await confirming();
     await alert('PO-CONFIRM-8');
     clock.advance(5 * 60);
-    expect(await escalation()).toEqual({ steps: 1, listed: 0 });
+    expect(await escalation()).toEqual({ steps: 1, reminders: 0, listed: 0 });
     // The power comes back before the step's text went: the subscriber is told; the carer's text still goes.
     const restored: NotificationEvent = {
       ...outage('PO-CONFIRM-8'),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ClaimLease, LeasedClaim } from '../../delivery/index.ts';
 import { claimRows, followsEarlierEvent, holdForQuietHours, supersedeWaiting, unreleasedHolds, waitOutCooldown, type ClaimTarget } from '../../ledger/index.ts';
 import type { NotificationEvent } from '../../plugin-api/feed-types.ts';
-import type { FilterCache, SubscriptionRow } from '../../matching/index.ts';
+import { takesEvent, type FilterCache, type SubscriptionRow } from '../../matching/index.ts';
 import { quietHoursOf } from '../quiet-hours/hold-claims.ts';
 import { holdUntil } from '../quiet-hours/quiet-hours.ts';
 import { TEST_EVENT_TYPE } from '../test-event.ts';
@@ -55,8 +55,8 @@ export interface ClaimedPage {
 
 /**
  * Matches one page of a feed's subscriptions against the events (compiled
- * filters, in memory; every subscription when `matchAll`, as /test asks)
- * and claims the ledger rows set-based, every event at once; a row the
+ * filters, in memory; every subscription when `matchAll`, as /test asks;
+ * an event with `confirmBy` only those who confirm) and claims the ledger rows set-based, every event at once; a row the
  * ledger already holds is skipped. A claimed row of an event that
  * follows earlier ones of its item is `skipped` when its subscriber spent
  * their budget for the item or its feed says it is no news to them (the
@@ -87,6 +87,8 @@ export async function claimPage(
   events.forEach((entry, index) => {
     for (const [position, row] of page.entries()) {
       if (!filters[position]!(entry.event)) continue;
+      // A notice to confirm goes only to subscribers who confirm (a /test aside).
+      if (!matchAll && !takesEvent(entry.event, row.preferences)) continue;
       matched.add(Number(row.id));
       targets.push({ event: index, subscriptionId: Number(row.id), provider: row.provider });
     }

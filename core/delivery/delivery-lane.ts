@@ -105,6 +105,7 @@ const toRequest = (row: LeasedDelivery): DeliveryRequest => ({
   event: row.event,
   rendered: row.rendered,
   ...(row.confirm ? { confirm: true } : {}),
+  ...(row.asks ? { asks: row.asks } : {}),
 });
 
 /**
@@ -284,7 +285,7 @@ export class DeliveryLane {
         const confirmationId = asking.get(row.ledgerId);
         const asks = confirmationId === undefined ? null : this.#deps.confirmations!.line(confirmationId, preferences?.language);
         if (asks) rendered = { ...rendered, body: `${rendered.body}\n\n${asks}` };
-        const confirm = confirmationId === undefined ? {} : { confirm: true };
+        const confirm = confirmationId === undefined ? {} : { confirm: true, ...(asks ? { asks } : {}) };
         rows.push(rendered === row.rendered && confirmationId === undefined ? row : { ...row, rendered, ...confirm });
       }
     }

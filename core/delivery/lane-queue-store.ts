@@ -12,6 +12,8 @@ export interface LeasedDelivery extends LeasedRow {
   readonly missed: readonly NotificationEvent[];
   /** The person must confirm it (set by the lane once it asked: see DeliveryRequest.confirm). */
   readonly confirm?: boolean;
+  /** The line that asks for it, when core added one (see DeliveryRequest.asks). */
+  readonly asks?: string;
 }
 
 type Db = Knex | Knex.Transaction;

@@ -40,6 +40,12 @@ export interface DeliveryRequest {
    * `context.confirmations.confirmDelivery(ledgerId, 'key')` the answer.
    */
   readonly confirm?: boolean;
+  /**
+   * The line core added to `rendered.body` to ask for the confirmation (its
+   * last paragraph), when it added one: a target that shortens a message to
+   * fit (a text's segments) keeps this whole and shortens what is before it.
+   */
+  readonly asks?: string;
 }
 
 export type DeliveryOutcome =

@@ -80,4 +80,35 @@ describe('notificationText', () => {
     const text = notificationText('மின்வெட்டு', 'கண்டி பகுதியில் மின்சாரம் துண்டிக்கப்பட்டுள்ளது '.repeat(6), null, 3);
     expect(smsLength(text)).toEqual({ encoding: 'UCS-2', segments: 3 });
   });
+
+  describe('the line asking to confirm is kept whole: what is before it is shortened', () => {
+    const ask = 'Please confirm you got this alert: reply YES.';
+    const long = `Planned work will cut power in your area. ${'Please make arrangements for the time without power. '.repeat(8)}`;
+    it('a long notice keeps its ask at the end, within the segments', () => {
+      const text = notificationText('Power will be cut Sat, 5 Dec 2026: Kandy', `${long}\n\n${ask}`, link, 2, ask);
+      expect(text.endsWith(`...\n\n${ask}`)).toBe(true);
+      expect(text.startsWith('Power will be cut Sat, 5 Dec 2026: Kandy\nPlanned work')).toBe(true);
+      expect(text).not.toContain(link);
+      expect(smsLength(text).segments).toBe(2);
+    });
+
+    it('in Tamil too (UCS-2: the ask in its words)', () => {
+      const tamilAsk = 'இந்த எச்சரிக்கை கிடைத்ததை உறுதிப்படுத்த YES என்று பதிலளிக்கவும்.';
+      const text = notificationText('மின்வெட்டு', `${'கண்டி பகுதியில் மின்சாரம் துண்டிக்கப்படும் '.repeat(6)}\n\n${tamilAsk}`, null, 3, tamilAsk);
+      expect(text.endsWith(`…\n\n${tamilAsk}`)).toBe(true);
+      expect(smsLength(text)).toEqual({ encoding: 'UCS-2', segments: 3 });
+    });
+
+    it('a short one goes whole, with the manage link, as before', () => {
+      expect(notificationText('Power outage', `Kandy: off since 10:00.\n\n${ask}`, link, 2, ask)).toBe(
+        `Power outage\nKandy: off since 10:00.\n\n${ask}\n${link}`,
+      );
+    });
+
+    it('an ask that is not the body’s end is not trusted: the body is shortened as any', () => {
+      const text = notificationText('Power outage', long, null, 1, ask);
+      expect(text).not.toContain(ask);
+      expect(smsLength(text).segments).toBe(1);
+    });
+  });
 });

@@ -64,21 +64,21 @@ export function smsLength(text: string): SmsLength {
 export const fitsIn = (text: string, maxSegments: number): boolean => smsLength(text).segments <= maxSegments;
 
 /**
- * The longest start of `text` that fits `maxSegments` with an ellipsis,
- * cut after a whole word when there is a space to cut at (by code points:
- * a surrogate pair is never cut). `...` keeps a GSM-7 text GSM-7; a UCS-2
- * text gets `…`.
+ * The longest start of `text` that fits `maxSegments` with an ellipsis (and
+ * `after`, kept whole behind it), cut after a whole word when there is a
+ * space to cut at (by code points: a surrogate pair is never cut). `...`
+ * keeps a GSM-7 text GSM-7; a UCS-2 text gets `…`.
  */
-export function shortenToFit(text: string, maxSegments: number): string {
-  if (fitsIn(text, maxSegments)) return text;
-  const ellipsis = encodingOf(text) === 'GSM-7' ? '...' : '…';
+export function shortenToFit(text: string, maxSegments: number, after = ''): string {
+  if (fitsIn(text + after, maxSegments)) return text + after;
+  const ellipsis = encodingOf(text + after) === 'GSM-7' ? '...' : '…';
   const chars = Array.from(text);
   // The longest prefix (in code points) that fits with the ellipsis: binary search, length is monotonic.
   let low = 0;
   let high = chars.length;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (fitsIn(chars.slice(0, mid).join('') + ellipsis, maxSegments)) low = mid;
+    if (fitsIn(chars.slice(0, mid).join('') + ellipsis + after, maxSegments)) low = mid;
     else high = mid - 1;
   }
   let cut = low;
@@ -87,5 +87,5 @@ export function shortenToFit(text: string, maxSegments: number): string {
     const lastSpace = chars.slice(0, cut).findLastIndex((char) => /\s/.test(char));
     if (lastSpace > 0) cut = lastSpace;
   }
-  return chars.slice(0, cut).join('').trimEnd() + ellipsis;
+  return chars.slice(0, cut).join('').trimEnd() + ellipsis + after;
 }

@@ -53,7 +53,7 @@ export function createSmsTarget(runtime: SmsRuntime): DeliveryTarget {
       const sending = Promise.all(
         requests.map(async (request, index): Promise<DeliveryOutcome> => {
           const link = request.subscription.escalationStep ? null : `${base}/manage/${request.subscription.publicId}`;
-          const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments);
+          const body = notificationText(request.rendered.title, request.rendered.body, link, sms.MaxSegments, request.asks);
           const result = await gateway.send({ to: request.subscription.destination, body, statusCallback: runtime.statusCallbackUrl }, abort);
           const verdict = judgeGatewayResult(result);
           if (verdict.sid)

@@ -4,13 +4,21 @@ import { fitsIn, shortenToFit } from './sms-segments.ts';
 /**
  * A notification as one text (pure): the title, a line break, the body,
  * shortened on a word boundary to fit `maxSegments`; the link to the manage
- * page ends it only when it still fits whole.
+ * page ends it only when it still fits whole. The line asking to confirm
+ * (`asks`, the body's last paragraph) is kept whole: what is before it is
+ * shortened instead, since a person who must confirm has to read how.
  */
-export function notificationText(title: string, body: string, link: string | null, maxSegments: number): string {
-  const text = body.trim() === '' ? title.trim() : `${title.trim()}\n${body.trim()}`;
+export function notificationText(title: string, body: string, link: string | null, maxSegments: number, asks?: string): string {
+  const trimmed = body.trim();
+  const text = trimmed === '' ? title.trim() : `${title.trim()}\n${trimmed}`;
   if (link !== null) {
     const withLink = `${text}\n${link}`;
     if (fitsIn(withLink, maxSegments)) return withLink;
+  }
+  const ask = asks?.trim();
+  if (ask && trimmed.endsWith(ask) && fitsIn(ask, maxSegments)) {
+    const before = trimmed.slice(0, -ask.length).trim();
+    return shortenToFit(before === '' ? title.trim() : `${title.trim()}\n${before}`, maxSegments, `\n\n${ask}`);
   }
   return shortenToFit(text, maxSegments);
 }

@@ -6,11 +6,15 @@ import { scheduledOutagePublicViews } from './public-views.ts';
 import { SCHEDULED_OUTAGE_EVENT_TYPES } from './scheduled-types.ts';
 import { SCHEDULED_OUTAGES_FEED_ID, scheduledOutageRenderers } from './renderers.ts';
 
-/** The utility's planned outages, with daily and weekly digests and day-before reminders (monitor: issue 7). */
+/**
+ * The utility's planned outages, with daily and weekly digests, day-before
+ * reminders, and a notice to confirm for the people on the utility's
+ * register (`ConfirmNotice`, ConfirmNoticeDays ahead: it carries `confirmBy`).
+ */
 export const manifest = defineFeedPlugin({
   id: 'utility-scheduled-outages',
-  apiVersion: 4,
-  description: 'Planned outages of the utility: new entries, changes, cancellations, digests and reminders.',
+  apiVersion: 5,
+  description: 'Planned outages of the utility: new entries, changes, cancellations, digests, reminders and notices to confirm.',
   config: scheduledOutagesConfig,
   feed: {
     id: SCHEDULED_OUTAGES_FEED_ID,

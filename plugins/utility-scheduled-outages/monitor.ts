@@ -2,13 +2,14 @@ import { defineFeedMonitor, type SectionsConfig } from '#plugin-api';
 import type { scheduledOutagesConfig } from './config.ts';
 import { detectScheduledOutageChanges } from './detector.ts';
 import { sendDueDigests } from './digest-sender.ts';
+import { sendDueNotices } from './notice-sender.ts';
 import { sourceKeyOf, toNotificationEvents } from './event-mapper.ts';
 import { scheduledOutageAnswer } from './feed-schema.ts';
 import { scheduledStore } from './scheduled-store.ts';
 
 /**
  * SyncScheduledOutagesAndPublishEvents: GET {ExternalProvider__BaseUrl}/scheduled-outages,
- * core's load → detect → persist → map → hand-over, then the digests due.
+ * core's load → detect → persist → map → hand-over, then the digests and the notices to confirm due.
  * Each change carries its SourceKey from detection on, so the history
  * (PERSIST) and the event (MAP) name it alike.
  */
@@ -21,5 +22,9 @@ export const scheduledOutageMonitor = defineFeedMonitor({
   store: scheduledStore,
   detect: (items, stored) => detectScheduledOutageChanges(items, stored).map((change) => ({ ...change, sourceKey: sourceKeyOf(change) })),
   map: (changes) => toNotificationEvents(changes),
-  afterPoll: sendDueDigests,
+  // Then what is due of what is stored, whatever the poll came to: the digests, and the notices to confirm.
+  afterPoll: async (context) => {
+    await sendDueDigests(context);
+    await sendDueNotices(context);
+  },
 });

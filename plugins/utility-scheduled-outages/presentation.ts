@@ -44,5 +44,11 @@ export const scheduledOutagePresentation: FeedPresentation = {
       intro: 'A reminder: power will be cut tomorrow in an area you follow.',
       accent: AMBER,
     },
+    ConfirmNotice: {
+      label: 'Notice to confirm (utility’s register)',
+      hint: 'Only for people the utility registered as relying on power: notice days ahead, until they confirm it.',
+      intro: 'Power will be cut in your area. Please confirm that you got this notice.',
+      accent: AMBER,
+    },
   },
 };

@@ -128,6 +128,18 @@ export const scheduledOutageRenderers = [
       priority: 'Default',
     };
   }),
+  defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['ConfirmNotice'], (event, context) => {
+    const item = event.sourcePayload as ScheduledOutageItem;
+    const w = writer(context);
+    return {
+      title: w.t('title.confirmNotice', { date: w.date(item.date), place: where(item) }),
+      // When first: a text shortened to its segments keeps the day and the hours.
+      body: [...itemLines(w, item), '', w.t('notice.prepare')].join('\n'),
+      sequenceId: sequenceIdOf(event),
+      tags: ['calendar', 'warning'],
+      priority: 'High',
+    };
+  }),
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DailyUpdate'], digest('title.daily', ['calendar'])),
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['WeeklyDigest'], digest('title.weekly', ['calendar', 'spiral_calendar'])),
   defineRenderer<Config>(SCHEDULED_OUTAGES_FEED_ID, ['DayBeforeReminder'], digest('title.reminder', ['alarm_clock'])),

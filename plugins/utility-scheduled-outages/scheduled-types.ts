@@ -13,7 +13,7 @@ export interface ScheduledOutageItem {
   geometry?: AreaGeometry | null;
 }
 
-export const SCHEDULED_OUTAGE_EVENT_TYPES = ['NewEntry', 'Updated', 'Cancelled', 'WeeklyDigest', 'DailyUpdate', 'DayBeforeReminder'] as const;
+export const SCHEDULED_OUTAGE_EVENT_TYPES = ['NewEntry', 'Updated', 'Cancelled', 'WeeklyDigest', 'DailyUpdate', 'DayBeforeReminder', 'ConfirmNotice'] as const;
 export type ScheduledChangeKind = 'NewEntry' | 'Updated' | 'Cancelled';
 
 /** The fields whose change makes an Updated event. */

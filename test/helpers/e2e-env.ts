@@ -22,6 +22,7 @@ export function hourIn(instant: Date, timeZone: string): number {
 
 /**
  * Scheduled-outage digests and reminders at a local hour half a day away
+ * (and no notices to confirm)
  * from the service's clock (`now`, the clock the test gives the service;
  * the real one when it gives none), in the zone the test sets, so a test
  * never meets one (at its hour a digest is one more message), whatever
@@ -35,6 +36,8 @@ export function quietDigestHours(now: Date, timeZone: string): Record<string, st
     ScheduledOutages__DailyDigestHour: hour,
     ScheduledOutages__WeeklyDigestHour: hour,
     ScheduledOutages__ReminderHour: hour,
+    // Nor a notice to confirm, which goes in the day's hours: tests of notices set their own.
+    ScheduledOutages__ConfirmNoticeDays: '0',
   };
 }
 

@@ -146,6 +146,15 @@ try {
       },
     ],
     [
+      // The planned outages' kinds of alert, the register's notice among them.
+      'subscribe-scheduled',
+      async (page) => {
+        await page.goto(`${baseUrl}/subscribe`);
+        await page.getByLabel('Feed', { exact: true }).selectOption({ label: 'Scheduled outages' });
+        await page.getByLabel('Areas').fill('Gampola');
+      },
+    ],
+    [
       'subscribe-push-result',
       async (page) => {
         await page.goto(`${baseUrl}/subscribe`);

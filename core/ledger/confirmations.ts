@@ -100,16 +100,33 @@ async function skipFollowUps(trx: Knex.Transaction, ids: readonly number[], beca
  */
 export async function withdrawNotices(trx: Knex.Transaction, feedId: string, itemKeys: readonly string[], now: Date): Promise<number[]> {
   if (itemKeys.length === 0) return [];
+  return withdraw(
+    trx,
+    `c.id IN (SELECT c2.id FROM notification_confirmations c2 JOIN notification_delivery_ledger l ON l.id = c2.ledger_id
+               WHERE l.feed_id = ? AND l.item_key = ANY(?::text[]) AND c2.until IS NOT NULL)`,
+    [feedId, array(itemKeys)],
+    now,
+  );
+}
+
+/**
+ * A subscription that no longer confirms (an admin took `confirm` off):
+ * its open confirmations are `withdrawn` and their follow-ups still
+ * waiting given up, in the caller's transaction.
+ */
+export async function withdrawConfirmationsOf(trx: Knex.Transaction, subscriptionId: number, now: Date): Promise<number[]> {
+  return withdraw(trx, 'c.subscription_id = ?', [subscriptionId], now);
+}
+
+async function withdraw(trx: Knex.Transaction, where: string, bindings: readonly Knex.Value[], now: Date): Promise<number[]> {
   const result = await trx.raw(
     `UPDATE notification_confirmations c SET state = 'withdrawn', next_at = NULL, settled_at = ?
-       FROM notification_delivery_ledger l
-      WHERE l.id = c.ledger_id AND l.feed_id = ? AND l.item_key = ANY(?::text[])
-        AND c.until IS NOT NULL AND c.state IN ('awaiting', 'unconfirmed')
+      WHERE ${where} AND c.state IN ('awaiting', 'unconfirmed')
     RETURNING c.id`,
-    [now, feedId, array(itemKeys)],
+    [now, ...bindings],
   );
   const withdrawn = (result.rows as Array<{ id: string | number }>).map((row) => Number(row.id));
-  if (withdrawn.length > 0) await skipFollowUps(trx, withdrawn, 'withdrawn', 'not sent: what it asked to confirm was called off');
+  if (withdrawn.length > 0) await skipFollowUps(trx, withdrawn, 'withdrawn', 'not sent: nothing was left to confirm');
   return withdrawn;
 }
 

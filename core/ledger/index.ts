@@ -47,6 +47,7 @@ export {
   openConfirmationsTo,
   reminderKey,
   settleConfirmations,
+  withdrawConfirmationsOf,
   withdrawNotices,
   type ConfirmationState,
   type ConfirmedVia,

@@ -4,6 +4,7 @@ import { randomToken } from '../plugin-api/random-token.ts';
 import type { Caller } from '../http/caller-auth.ts';
 import type { CreatedAnswer, DeliveryTarget } from '../plugin-api/delivery-types.ts';
 import { toRecipient } from '../delivery/index.ts';
+import { withdrawConfirmationsOf } from '../ledger/index.ts';
 import type { NotificationPipeline, ProcessResult } from '../plugin-api/pipeline-types.ts';
 import type { SubscriptionFilter } from '../matching/index.ts';
 import { createTestEvent } from '../pipeline/test-event.ts';
@@ -280,7 +281,15 @@ export class SubscriptionService {
     if (change.filter !== undefined) checkFilterAgainstFeed(row.feed_id, this.#deps.registry.catalogFeed(row.feed_id), change.filter);
     const preferences =
       change.preferences === undefined ? undefined : withConfirmPreferences(caller, checkPreferences(change.preferences), row.preferences, this.#deps.targets);
-    const updated = await repo.updateSubscription(this.#deps.db, Number(row.id), { display_name: displayName, filter_json: change.filter, preferences });
+    const values = { display_name: displayName, filter_json: change.filter, preferences };
+    // An admin who takes `confirm` off ends what was still asked of the person: no more reminders or escalation steps.
+    if (row.preferences?.confirm !== true || preferences === undefined || preferences.confirm === true) {
+      return this.view(await repo.updateSubscription(this.#deps.db, Number(row.id), values));
+    }
+    const updated = await this.#deps.db.transaction(async (trx) => {
+      await withdrawConfirmationsOf(trx, Number(row.id), this.#deps.now());
+      return repo.updateSubscription(trx, Number(row.id), values);
+    });
     return this.view(updated);
   }
 

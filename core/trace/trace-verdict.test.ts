@@ -29,7 +29,7 @@ describe('traceVerdict: why an event did or did not reach a subscription', () =>
     ],
     [
       'a reminder not sent: its planned outage was called off',
-      facts({ rows: [row('skipped', 'withdrawn', 'not sent: what it asked to confirm was called off')] }),
+      facts({ rows: [row('skipped', 'withdrawn', 'not sent: nothing was left to confirm')] }),
       true,
       'withdrawn',
     ],

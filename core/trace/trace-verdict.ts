@@ -25,7 +25,7 @@ export const TRACE_CRITERIA = {
   notClaimed: 'notClaimed',
   /** An escalation step or a reminder not sent: the person confirmed the alert before it went. */
   confirmed: 'confirmed',
-  /** A reminder or an escalation step not sent: what its notice asked to confirm was called off (the planned outage was cancelled). */
+  /** A reminder or an escalation step not sent: nothing was left to confirm (the planned outage was cancelled, or an admin took `confirm` off). */
   withdrawn: 'withdrawn',
   /** A notice to confirm, which goes only to people who confirm (the utility's register). */
   onlyForConfirming: 'onlyForConfirming',

@@ -235,6 +235,29 @@ describe.each(await databaseKinds())('confirmation and escalation on %s', (kind:
     expect(audit[0]).toMatchObject({ actor: 'token:ops', action: 'reached-by-phone', detail: { confirmation: item.id } });
   });
 
+  it('an admin who takes confirm off ends the escalation: the step waiting is not sent, and the alert is never listed', async () => {
+    const subscription = await confirming();
+    await alert('PO-CONFIRM-OFF');
+    clock.advance(5 * 60);
+    expect(await escalation()).toEqual({ steps: 1, reminders: 0, listed: 0 });
+    const off = await app().inject({
+      method: 'PATCH',
+      url: `/api/notification-subscriptions/${subscription.publicId}`,
+      headers: ADMIN,
+      payload: { preferences: { confirm: false } },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    await servicesOf(app()).dispatcher.drain();
+    expect(sms.texts).toHaveLength(0);
+    expect(await knex()('notification_delivery_ledger').where({ provider: 'Sms' }).first('status', 'skipped_because')).toEqual({
+      status: 'skipped',
+      skipped_because: 'withdrawn',
+    });
+    expect(await state()).toMatchObject({ state: 'withdrawn' });
+    expect(await after(60)).toEqual({ steps: 0, reminders: 0, listed: 0 });
+    expect(voice.calls).toHaveLength(0);
+  });
+
   it('a confirm link stops the escalation: a step already queued is not sent, and nothing more comes', async () => {
     await confirming();
     const { token } = await alert('PO-CONFIRM-2');

@@ -41,3 +41,4 @@ export {
   type VerificationStore,
 } from './verification-store.ts';
 export { readTwilioAnswer, type TwilioAnswer } from './twilio-answer.ts';
+export { verificationCodeRoute, type CodeRouteOptions } from './verification-route.ts';

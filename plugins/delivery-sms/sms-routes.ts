@@ -1,14 +1,13 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  codeRefusal,
   Errors,
   errorResponses,
-  MAX_CODE_TRIES,
   normalisePhoneNumber,
   textResponse,
   Type,
   validTwilioSignature,
+  verificationCodeRoute,
   type Static,
   type Translate,
 } from '#plugin-api';
@@ -22,11 +21,6 @@ import { NOT_HANDED_OVER, UNSUBSCRIBED_AT_CARRIER } from './gateway-result.ts';
 type Form = Record<string, string>;
 const FORM_LIMIT = 16 * 1024;
 const Signed = Type.Object({ 'x-twilio-signature': Type.Optional(Type.String()) });
-const CodeBody = Type.Object(
-  { code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'The 6-digit code of the verification text.' }) },
-  { additionalProperties: false },
-);
-const Verified = Type.Object({ publicId: Type.String(), isActive: Type.Boolean() });
 
 /**
  * The gateway's callbacks and the code check:
@@ -190,31 +184,13 @@ export async function smsRoutes(app: FastifyInstance, runtime: SmsRuntime): Prom
     },
   );
 
-  app.post<{ Params: { publicId: string }; Body: Static<typeof CodeBody> }>(
-    '/api/notification-subscriptions/:publicId/verify-code',
-    {
-      schema: {
-        summary: 'Confirm a phone number with the code of its verification text',
-        description: `The subscription's manage token (X-Subscription-Token) or its owner's bearer token. ${MAX_CODE_TRIES} tries per code; a wrong, expired or spent code is a 400. Replying YES to the text confirms too.`,
-        tags: ['subscriptions'],
-        params: Type.Object({ publicId: Type.String({ minLength: 1, maxLength: 64 }) }),
-        body: CodeBody,
-        response: { 200: Verified, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
-      const subscription = await context.subscriptions.authorize(request.params.publicId, request);
-      if (subscription.provider !== 'Sms') throw new Errors.InvalidField('params/publicId: this subscription is not a text-message subscription');
-      if (subscription.isActive) return { publicId: subscription.publicId, isActive: true };
-      const verdict = await smsVerifications.check(context.db, subscription.id, request.body.code, context.now(), (trx) =>
-        context.subscriptions.setActive(subscription.id, true, trx),
-      );
-      if (verdict.check === 'ok') return { publicId: subscription.publicId, isActive: true };
-      throw codeRefusal(
-        { check: verdict.check, triesLeft: verdict.triesLeft },
-        'reply YES to the text, or subscribe again for a new code',
-        'no code was sent yet; wait for the text',
-      );
-    },
-  );
+  verificationCodeRoute(app, context, smsVerifications, {
+    provider: 'Sms',
+    path: 'verify-code',
+    message: 'its verification text',
+    alsoConfirms: 'Replying YES to the text confirms too.',
+    kind: 'a text-message subscription',
+    again: 'reply YES to the text, or subscribe again for a new code',
+    wait: 'no code was sent yet; wait for the text',
+  });
 }

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { codeRefusal, Errors, errorResponses, MAX_CODE_TRIES, textResponse, Type, validTwilioSignature, type Static } from '#plugin-api';
+import { Errors, errorResponses, textResponse, Type, validTwilioSignature, verificationCodeRoute, type Static } from '#plugin-api';
 import { NOT_HEARD } from './call-result.ts';
 import { callWords } from './call-words.ts';
 import { answerTwiml } from './twiml.ts';
@@ -10,11 +10,6 @@ import type { VoiceRuntime } from './voice-runtime.ts';
 type Form = Record<string, string>;
 const FORM_LIMIT = 16 * 1024;
 const Signed = Type.Object({ 'x-twilio-signature': Type.Optional(Type.String()) });
-const CodeBody = Type.Object(
-  { code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'The 6-digit code the verification call read.' }) },
-  { additionalProperties: false },
-);
-const Verified = Type.Object({ publicId: Type.String(), isActive: Type.Boolean() });
 const TWIML = 'text/xml; charset=utf-8';
 
 /**
@@ -111,27 +106,13 @@ export async function voiceRoutes(app: FastifyInstance, runtime: VoiceRuntime): 
     },
   );
 
-  app.post<{ Params: { publicId: string }; Body: Static<typeof CodeBody> }>(
-    '/api/notification-subscriptions/:publicId/verify-call-code',
-    {
-      schema: {
-        summary: 'Confirm a phone number with the code its verification call read',
-        description: `The subscription's manage token (X-Subscription-Token) or its owner's bearer token. ${MAX_CODE_TRIES} tries per code; a wrong, expired or spent code is a 400. Pressing 1 during the call confirms too.`,
-        tags: ['subscriptions'],
-        params: Type.Object({ publicId: Type.String({ minLength: 1, maxLength: 64 }) }),
-        body: CodeBody,
-        response: { 200: Verified, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    async (request) => {
-      const subscription = await context.subscriptions.authorize(request.params.publicId, request);
-      if (subscription.provider !== 'Voice') throw new Errors.InvalidField('params/publicId: this subscription is not a voice call subscription');
-      if (subscription.isActive) return { publicId: subscription.publicId, isActive: true };
-      const verdict = await callVerifications.check(context.db, subscription.id, request.body.code, context.now(), (trx) =>
-        context.subscriptions.setActive(subscription.id, true, trx),
-      );
-      if (verdict.check === 'ok') return { publicId: subscription.publicId, isActive: true };
-      throw codeRefusal({ check: verdict.check, triesLeft: verdict.triesLeft }, 'subscribe again for a new call', 'no call was placed yet; wait for it');
-    },
-  );
+  verificationCodeRoute(app, context, callVerifications, {
+    provider: 'Voice',
+    path: 'verify-call-code',
+    message: 'its verification call',
+    alsoConfirms: 'Pressing 1 during the call confirms too.',
+    kind: 'a voice call subscription',
+    again: 'subscribe again for a new call',
+    wait: 'no call was placed yet; wait for it',
+  });
 }

@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import { basicAuth, faultAnswer, jsonAnswer, signedCallbacks, twilioServer, type ScriptedAnswer } from '../twilio-api.ts';
 
 /**
  * A local gateway speaking Twilio's Messages API, for the demo and the
@@ -30,7 +30,7 @@ export interface GatewayReply {
   readonly status: number;
 }
 
-export type ScriptedAnswer = { readonly status: number; readonly code?: number; readonly retryAfter?: number };
+export type { ScriptedAnswer };
 
 export interface TwilioGatewayOptions {
   readonly accountSid: string;
@@ -108,48 +108,35 @@ export async function startTwilioGateway(
   let dueAt = 0;
   const publicBase = options.publicBaseUrl.replace(/\/+$/, '');
   const messagesPath = `/2010-04-01/Accounts/${options.accountSid}/Messages.json`;
-  const expectedAuth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
-
-  const answer = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
+  const authorized = basicAuth(options.accountSid, options.authToken);
 
   const callbacks = signedCallbacks(options.authToken, options.publicBaseUrl, options.serviceUrl);
   const postSigned = callbacks.post;
 
   let gateway!: TwilioGateway;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === messagesPath) {
-        requests++;
-        const arrived = Date.now();
-        arrivals.push(arrived);
-        if (latencyMs > 0) return void setTimeout(() => answerSend(req, res, body, arrived), latencyMs);
-        return answerSend(req, res, body, arrived);
-      }
-      if (pages?.(gateway, req, res, body)) return;
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: 20404, message: 'not found', status: 404 }));
-    });
-  });
+  const server = twilioServer(
+    (req, res, body) => {
+      if (req.method !== 'POST' || req.url !== messagesPath) return false;
+      requests++;
+      const arrived = Date.now();
+      arrivals.push(arrived);
+      if (latencyMs > 0) setTimeout(() => answerSend(req, res, body, arrived), latencyMs);
+      else answerSend(req, res, body, arrived);
+      return true;
+    },
+    pages && ((req, res, body) => pages(gateway, req, res, body)),
+  );
 
   /** What the gateway answers one send: a refusal window or the rate first, then scripted faults, then 201. */
   function answerSend(req: http.IncomingMessage, res: http.ServerResponse, body: string, arrived: number) {
-    if (req.headers.authorization !== expectedAuth) {
-      unauthorized++;
-      return answer(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
-    }
+    if (!authorized(req, res)) return void unauthorized++;
     const form = Object.fromEntries(new URLSearchParams(body));
     if (!form.To || !form.Body || (!form.From && !form.MessagingServiceSid)) {
-      return answer(res, 400, { code: 21604, message: "A 'To', 'Body' and 'From' or 'MessagingServiceSid' are required", status: 400 });
+      return jsonAnswer(res, 400, { code: 21604, message: "A 'To', 'Body' and 'From' or 'MessagingServiceSid' are required", status: 400 });
     }
     const tooMany = (retryAfter: number | undefined) => {
       throttled++;
-      return answer(
+      return jsonAnswer(
         res,
         429,
         { code: 20429, message: 'Too Many Requests', status: 429 },
@@ -163,13 +150,7 @@ export async function startTwilioGateway(
       dueAt = Math.max(dueAt, arrived) + interval;
     }
     const fault = scripted.shift();
-    if (fault)
-      return answer(
-        res,
-        fault.status,
-        { code: fault.code ?? fault.status * 100, message: 'scripted', status: fault.status },
-        fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) },
-      );
+    if (fault) return faultAnswer(res, fault);
     const text: GatewayText = {
       sid: newSid('SM'),
       to: form.To,
@@ -179,7 +160,7 @@ export async function startTwilioGateway(
       at: new Date(),
     };
     texts.push(text);
-    return answer(res, 201, { sid: text.sid, status: 'queued', to: text.to, from: text.from, body: text.body });
+    return jsonAnswer(res, 201, { sid: text.sid, status: 'queued', to: text.to, from: text.from, body: text.body });
   }
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -225,31 +206,6 @@ export async function startTwilioGateway(
   return gateway;
 }
 
-/**
- * What a Twilio-like gateway posts to the service (replies, statuses, keys):
- * a form signed like Twilio's over the public URL, sent to where the
- * service really listens.
- */
-export function signedCallbacks(authToken: string, publicBaseUrl: string, serviceUrl?: string) {
-  const publicBase = publicBaseUrl.replace(/\/+$/, '');
-  let listening = (serviceUrl ?? publicBaseUrl).replace(/\/+$/, '');
-  return {
-    setServiceUrl: (next: string) => void (listening = next.replace(/\/+$/, '')),
-    async post(publicUrl: string, fields: Record<string, string>, signature?: string) {
-      const path = publicUrl.startsWith(publicBase) ? publicUrl.slice(publicBase.length) : new URL(publicUrl).pathname;
-      const response = await request(`${listening}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-twilio-signature': signature ?? twilioSignature(authToken, publicUrl, fields),
-        },
-        body: new URLSearchParams(fields).toString(),
-      });
-      return { status: response.statusCode, text: await response.body.text() };
-    },
-  };
-}
-
 /** The most of these instants (milliseconds) that fall within any one second. */
 export function busiestSecond(instants: readonly number[]): number {
   const sorted = [...instants].sort((a, b) => a - b);
@@ -259,17 +215,4 @@ export function busiestSecond(instants: readonly number[]): number {
     most = Math.max(most, end - start + 1);
   }
   return most;
-}
-
-/**
- * Twilio's request signature, as the gateway computes it (its published
- * algorithm, written here so the double does not lean on the plugin's own
- * code): base64 HMAC-SHA1 keyed by the auth token over the URL and each
- * field's name and value, names sorted.
- */
-export function twilioSignature(authToken: string, url: string, fields: Readonly<Record<string, string>>): string {
-  const data = Object.keys(fields)
-    .sort()
-    .reduce((text, name) => text + name + fields[name], url);
-  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }

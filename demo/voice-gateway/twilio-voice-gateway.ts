@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { signedCallbacks } from '../sms-gateway/twilio-gateway.ts';
+import { basicAuth, faultAnswer, jsonAnswer, signedCallbacks, twilioServer, type ScriptedAnswer } from '../twilio-api.ts';
 
 /**
  * A local gateway speaking Twilio's Voice API, for the demo and the tests:
@@ -34,7 +34,7 @@ export interface GatewayCall {
   readonly at: Date;
 }
 
-export type ScriptedAnswer = { readonly status: number; readonly code?: number; readonly retryAfter?: number };
+export type { ScriptedAnswer };
 
 export interface VoiceGatewayOptions {
   readonly accountSid: string;
@@ -100,49 +100,33 @@ export async function startVoiceGateway(
   const callbacks = signedCallbacks(options.authToken, options.publicBaseUrl);
   const postSigned = callbacks.post;
   const callsPath = `/2010-04-01/Accounts/${options.accountSid}/Calls.json`;
-  const expectedAuth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
-
-  const answer = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
+  const authorized = basicAuth(options.accountSid, options.authToken);
 
   function placeCall(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
-    if (req.headers.authorization !== expectedAuth) {
-      unauthorized++;
-      return answer(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
-    }
+    if (!authorized(req, res)) return void unauthorized++;
     const form = Object.fromEntries(new URLSearchParams(body));
-    if (!form.To || !form.From || !form.Twiml) return answer(res, 400, { code: 21205, message: "A 'To', 'From' and 'Twiml' are required", status: 400 });
+    if (!form.To || !form.From || !form.Twiml) return jsonAnswer(res, 400, { code: 21205, message: "A 'To', 'From' and 'Twiml' are required", status: 400 });
     const read = readTwiml(form.Twiml);
     if (read === null) {
       badTwiml++;
-      return answer(res, 400, { code: 12100, message: 'Document parse failure', status: 400 });
+      return jsonAnswer(res, 400, { code: 12100, message: 'Document parse failure', status: 400 });
     }
     const fault = scripted.shift();
-    if (fault)
-      return answer(
-        res,
-        fault.status,
-        { code: fault.code ?? fault.status * 100, message: 'scripted', status: fault.status },
-        fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) },
-      );
+    if (fault) return faultAnswer(res, fault);
     const call: GatewayCall = { sid: newSid(), to: form.To, from: form.From, twiml: form.Twiml, ...read, statusCallback: form.StatusCallback, at: new Date() };
     calls.push(call);
-    return answer(res, 201, { sid: call.sid, status: 'queued', to: call.to, from: call.from });
+    return jsonAnswer(res, 201, { sid: call.sid, status: 'queued', to: call.to, from: call.from });
   }
 
   let gateway!: VoiceGateway;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === callsPath) return placeCall(req, res, body);
-      if (pages?.(gateway, req, res, body)) return;
-      answer(res, 404, { code: 20404, message: 'not found', status: 404 });
-    });
-  });
+  const server = twilioServer(
+    (req, res, body) => {
+      if (req.method !== 'POST' || req.url !== callsPath) return false;
+      placeCall(req, res, body);
+      return true;
+    },
+    pages && ((req, res, body) => pages(gateway, req, res, body)),
+  );
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const callOf = (sid: string) => {

@@ -12,6 +12,7 @@ import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDa
 import { E2E_JWT_SECRET, realPluginsDir } from '../helpers/e2e-env.ts';
 import { jwtFor } from '../helpers/pipeline-plugins.ts';
 import { servicesOf, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { newOutage } from '../helpers/outage-event.ts';
 
 const PUBLIC_BASE_URL = 'https://alerts.example.org';
 const chromiumPath = findChromium();
@@ -26,14 +27,8 @@ const ESCALATION = [
   { provider: 'Voice', destination: '011 234 5678', afterMinutes: 10 },
 ];
 
-const outage = (id: string): NotificationEvent => ({
-  feedId: 'utility.power-outages',
-  eventType: 'NewOutage',
-  sourceKey: id,
-  itemKey: id,
-  fields: { feeder: 'F12', areas: 'Kandy' },
-  sourcePayload: { id, feeder: 'F12', areas: ['Kandy'], timeOff: '2026-11-20T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' },
-});
+/** The outage of the day the test's clock is on. */
+const outage = (id: string) => newOutage(id, '2026-11-20');
 
 describe.each(await databaseKinds())('confirmation and escalation on %s', (kind: DatabaseKind) => {
   let database: ProvisionedDatabase;

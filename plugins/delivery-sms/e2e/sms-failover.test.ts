@@ -1,24 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '#plugin-api';
 import { startTwilioGateway, type TwilioGateway } from '../../../demo/sms-gateway/twilio-gateway.ts';
 import { testClock } from '../../../test/doubles/smtp-test-app.ts';
 import { preferredKind, provisionDatabase, type ProvisionedDatabase } from '../../../test/helpers/databases.ts';
 import { realPluginsDir } from '../../../test/helpers/e2e-env.ts';
 import { servicesOf, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { newOutage } from '../../../test/helpers/outage-event.ts';
 
 const PUBLIC_BASE_URL = 'https://alerts.example.org';
 const PHONE = '+94771234567';
 const NUMBER = '+15005550006';
-
-const outage = (id: string): NotificationEvent => ({
-  feedId: 'utility.power-outages',
-  eventType: 'NewOutage',
-  sourceKey: id,
-  itemKey: id,
-  fields: { feeder: 'F12', areas: 'Kandy' },
-  sourcePayload: { id, feeder: 'F12', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' },
-});
 
 /**
  * Two gateways, as an operator sets them: the one of Sms__AccountSid, and a
@@ -92,19 +83,19 @@ describe('SMS gateways: a backup when the first is down', { timeout: 120_000 }, 
     expect([yes.status, yes.answer]).toEqual([200, expect.stringMatching(/Alerts are on/)]);
 
     // Still inside its minute: the first is not tried.
-    await services().pipeline.processNotificationEvents([outage('PO-F1')], { awaitDelivery: true });
+    await services().pipeline.processNotificationEvents([newOutage('PO-F1')], { awaitDelivery: true });
     expect(backup.textsTo(PHONE).map((text) => text.body.split('\n')[0])).toEqual([expect.any(String), 'Power outage: Kandy']);
     expect(primary.requests).toBe(1);
 
     // A minute later (on the service's clock) the first is tried again, and takes it.
     clock.advance(61);
-    await services().pipeline.processNotificationEvents([outage('PO-F2')], { awaitDelivery: true });
+    await services().pipeline.processNotificationEvents([newOutage('PO-F2')], { awaitDelivery: true });
     expect(primary.textsTo(PHONE)).toHaveLength(1);
     expect(backup.textsTo(PHONE)).toHaveLength(2);
 
     // The first goes away altogether (connection refused): the next text goes by the backup, in the same attempt.
     await primary.close();
-    await services().pipeline.processNotificationEvents([outage('PO-F3')], { awaitDelivery: true });
+    await services().pipeline.processNotificationEvents([newOutage('PO-F3')], { awaitDelivery: true });
     expect(backup.textsTo(PHONE)).toHaveLength(3);
     expect((await ledger()).map((row) => [row.status, row.attempts])).toEqual([
       ['delivered', 1],

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '#plugin-api';
 import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDatabase } from '../../../test/helpers/databases.ts';
 import { E2E_JWT_SECRET, realPluginsDir } from '../../../test/helpers/e2e-env.ts';
 import { jwtFor } from '../../../test/helpers/pipeline-plugins.ts';
@@ -8,21 +7,13 @@ import { servicesOf, startTestApp, type TestApp } from '../../../test/helpers/te
 import { testClock } from '../../../test/doubles/smtp-test-app.ts';
 import { startVoiceGateway, type VoiceGateway } from '../../../demo/voice-gateway/twilio-voice-gateway.ts';
 import { findChromium, launchChromium } from '../../../test/helpers/browser.ts';
+import { newOutage } from '../../../test/helpers/outage-event.ts';
 
 const chromiumPath = findChromium();
 
 const PUBLIC_BASE_URL = 'https://alerts.example.org';
 const AUTH_TOKEN = 'twilio-voice-token-0123456789abcdef';
 const LANDLINE = '+94112345678';
-
-const outage = (id: string): NotificationEvent => ({
-  feedId: 'utility.power-outages',
-  eventType: 'NewOutage',
-  sourceKey: id,
-  itemKey: id,
-  fields: { feeder: 'F12', areas: 'Kandy' },
-  sourcePayload: { id, feeder: 'F12', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null, cause: 'Fallen line' },
-});
 
 describe.each(await databaseKinds())('delivery-voice end to end on %s', (kind: DatabaseKind) => {
   let database: ProvisionedDatabase;
@@ -140,7 +131,7 @@ describe.each(await databaseKinds())('delivery-voice end to end on %s', (kind: D
   it('reads an alert in Tamil to a Tamil subscriber, and in English to a Sinhala one (no Sinhala voice), without links', async () => {
     await confirmed('+94771234567', 'ta');
     await confirmed('+94112345678', 'si');
-    await servicesOf(app()).pipeline.processNotificationEvents([outage('PO-VOICE-1')], { awaitDelivery: true });
+    await servicesOf(app()).pipeline.processNotificationEvents([newOutage('PO-VOICE-1')], { awaitDelivery: true });
     const tamil = await callTo('+94771234567');
     expect(tamil.said.map((line) => line.language)).toEqual(['ta-IN', 'ta-IN', 'ta-IN']);
     expect(tamil.said[1]!.text).toMatch(/Kandy/);
@@ -155,7 +146,7 @@ describe.each(await databaseKinds())('delivery-voice end to end on %s', (kind: D
 
   it('shows an unanswered call on its delivery as not heard; a forged status changes nothing', async () => {
     await confirmed(LANDLINE);
-    await servicesOf(app()).pipeline.processNotificationEvents([outage('PO-VOICE-2')], { awaitDelivery: true });
+    await servicesOf(app()).pipeline.processNotificationEvents([newOutage('PO-VOICE-2')], { awaitDelivery: true });
     const call = await callTo(LANDLINE);
     expect(await gateway.status(call.sid, 'no-answer', { signature: 'bm90IGEgc2lnbmF0dXJl' })).toBe(403);
     expect(await knex()('delivery_voice_calls').where({ sid: call.sid }).first('status')).toEqual({ status: 'queued' });
@@ -183,7 +174,7 @@ describe.each(await databaseKinds())('delivery-voice end to end on %s', (kind: D
   it('retries a call after a gateway 500, and never names the auth token in logs', async () => {
     await confirmed(LANDLINE);
     gateway.script({ status: 500 });
-    await servicesOf(app()).pipeline.processNotificationEvents([outage('PO-VOICE-3')], { awaitDelivery: true });
+    await servicesOf(app()).pipeline.processNotificationEvents([newOutage('PO-VOICE-3')], { awaitDelivery: true });
     const ledger = () => knex()('notification_delivery_ledger').where({ provider: 'Voice', source_key: 'PO-VOICE-3' });
     expect((await ledger())[0]).toMatchObject({ status: 'retrying', last_error: 'voice gateway 500 (50000)' });
     await knex()('notification_delivery_ledger').where({ status: 'retrying' }).update({ next_attempt_at: knex().fn.now() });

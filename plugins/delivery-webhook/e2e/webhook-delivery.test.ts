@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '#plugin-api';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../demo/webhook-inbox/webhook-receiver.ts';
 import { databaseKinds, provisionDatabase, type DatabaseKind, type ProvisionedDatabase } from '../../../test/helpers/databases.ts';
 import { realPluginsDir } from '../../../test/helpers/e2e-env.ts';
 import { servicesOf, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { newOutage } from '../../../test/helpers/outage-event.ts';
 
 const ENCRYPTION_KEY = 'webhook-encryption-key-0123456789abcdef';
-
-const outage = (id: string): NotificationEvent => ({
-  feedId: 'utility.power-outages',
-  eventType: 'NewOutage',
-  sourceKey: id,
-  itemKey: id,
-  fields: { feeder: 'F12', areas: 'Kandy' },
-  sourcePayload: { id, feeder: 'F12', areas: ['Kandy'], timeOff: '2026-11-22T08:15:00+05:30', timeRestored: null },
-});
 
 describe.each(await databaseKinds())('delivery-webhook end to end on %s', (kind: DatabaseKind) => {
   let database: ProvisionedDatabase;
@@ -62,7 +53,7 @@ describe.each(await databaseKinds())('delivery-webhook end to end on %s', (kind:
     receiver.trust(hook, body.webhookSecret);
     return body;
   };
-  const deliver = (id: string) => servicesOf(app()).pipeline.processNotificationEvents([outage(id)], { awaitDelivery: true });
+  const deliver = (id: string) => servicesOf(app()).pipeline.processNotificationEvents([newOutage(id)], { awaitDelivery: true });
   const retryNow = async () => {
     await knex()('notification_delivery_ledger').where({ status: 'retrying' }).update({ next_attempt_at: knex().fn.now() });
     await servicesOf(app()).dispatcher.drain();

@@ -61,6 +61,8 @@ export async function killScene(plugins: string[], extraEnv: Record<string, stri
     env,
     pluginsDir,
     knex: servicesOf(observer.app).database.knex,
+    /** The observer's pipeline: hands events over and delivers them itself (awaitDelivery), before the kill's scene. */
+    pipeline: servicesOf(observer.app).pipeline,
     /** Starts the service as a process of its own, to be killed. */
     spawn: () => spawnService(env, pluginsDir),
     /** A successor with short leases, running until every one of `count` deliveries is recorded delivered. */

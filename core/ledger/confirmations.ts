@@ -93,13 +93,22 @@ async function skipFollowUps(trx: Knex.Transaction, ids: readonly number[], beca
 }
 
 /**
- * An end event of these items (a planned outage cancelled): their notices'
- * open confirmations are `withdrawn` and their follow-ups still waiting
- * given up, in the caller's transaction. An urgent alert's confirmation
+ * An end event of these items (a planned outage cancelled): their notices
+ * not sent yet are skipped, their open confirmations `withdrawn` and their
+ * follow-ups still waiting given up, in the caller's transaction. An urgent alert's confirmation
  * stays open (a restoration does not undo that it had to be heard).
  */
 export async function withdrawNotices(trx: Knex.Transaction, feedId: string, itemKeys: readonly string[], now: Date): Promise<number[]> {
   if (itemKeys.length === 0) return [];
+  // A notice not sent yet is not sent at all: it would ask to confirm what will not happen.
+  await trx.raw(
+    `UPDATE notification_delivery_ledger l SET status = 'skipped', skipped_because = 'withdrawn', lease_token = NULL, lease_until = NULL,
+            last_error = 'not sent: nothing was left to confirm'
+       FROM notification_events e
+      WHERE e.id = l.event_id AND e.confirm_by IS NOT NULL AND l.feed_id = ? AND l.item_key = ANY(?::text[])
+        AND l.status IN ('pending', 'retrying')`,
+    [feedId, array(itemKeys)],
+  );
   return withdraw(
     trx,
     `c.id IN (SELECT c2.id FROM notification_confirmations c2 JOIN notification_delivery_ledger l ON l.id = c2.ledger_id

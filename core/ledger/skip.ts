@@ -18,7 +18,7 @@ export type SkipCriterion = 'budget' | 'feed' | 'confirmed';
 /**
  * For each freshly claimed row, what its subscription was told of the
  * row's item before it (held, superseded, skipped and failed rows were
- * never told), set-based: the latest told event, and how many were told
+ * never told; a notice's reminders do not count), set-based: the latest told event, and how many were told
  * in the last `windowHours` on the database's clock.
  */
 export async function toldBefore(
@@ -35,7 +35,7 @@ export async function toldBefore(
                 count(*) FILTER (WHERE t.created_at > now() - make_interval(hours => ?))::int AS n
            FROM notification_delivery_ledger t
           WHERE t.subscription_id = v.s AND t.item_key = v.k AND t.id < v.id AND t.status IN (${sqlList(TOLD_STATES)})
-            AND t.destination IS NULL) told`,
+            AND t.destination IS NULL AND t.source_key NOT LIKE '%#remind-%') told`,
     [array(rows.map((row) => row.id)), array(rows.map((row) => row.subscriptionId)), array(rows.map((row) => row.itemKey)), windowHours],
   );
   const told = new Map<number, ToldBefore>();

@@ -13,7 +13,8 @@ type Db = Knex | Knex.Transaction;
  * unsent new-outage message says when the outage began) and their urgency.
  * Rows still on the wire, in a transactional target or held for quiet
  * hours are left alone, and so are escalation steps (to a destination of
- * their own: not the subscriber's messages). Returns, for each row that replaced some, what it
+ * their own: not the subscriber's messages) and notices to confirm and
+ * their reminders (what they ask must reach the person). Returns, for each row that replaced some, what it
  * now carries.
  */
 export async function supersedeWaiting(db: Db, freshIds: readonly number[]): Promise<Map<number, { replaces: number[]; urgent: boolean }>> {
@@ -28,6 +29,7 @@ export async function supersedeWaiting(db: Db, freshIds: readonly number[]): Pro
          FROM fresh f
         WHERE o.subscription_id = f.subscription_id AND o.item_key = f.item_key AND o.id < f.id AND o.status IN ('pending', 'retrying')
           AND o.destination IS NULL
+          AND NOT EXISTS (SELECT 1 FROM notification_events e WHERE e.id = o.event_id AND e.confirm_by IS NOT NULL)
         RETURNING o.superseded_by AS by, o.event_id, o.replaces, o.urgent),
      carried AS (
        SELECT by, array_agg(DISTINCT ev ORDER BY ev) AS events, bool_or(urgent) AS urgent

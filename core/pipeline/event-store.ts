@@ -27,7 +27,7 @@ export async function insertEvents(db: Db, prepared: readonly PreparedEvent[]): 
       rendered: JSON.stringify(rendered),
       urgent: event.urgent === true,
       geometry: event.geometry ? JSON.stringify(event.geometry) : null,
-      confirm_by: event.confirmBy ?? null,
+      confirm_by: event.confirmBy === undefined ? null : new Date(event.confirmBy).toISOString(),
     })),
     ['id'],
   );

@@ -126,10 +126,6 @@ export class NotificationPipelineService implements NotificationPipeline {
       for (const provider of page.waitingProviders) handOver.waiting.add(provider);
     };
     for (const [feedId, all] of byFeed) {
-      // An item's end (a planned outage cancelled) calls off what its notices asked to confirm.
-      const ends = rules.telling(feedId).endTypes;
-      const ended = all.filter((entry) => ends.has(entry.event.eventType)).map((entry) => entry.itemKey);
-      if (ended.length > 0) await withdrawNotices(trx, feedId, ended, rules.quiet?.now() ?? new Date());
       // An operator's own call (an announcement they confirmed, a /test) is never held.
       const held =
         options.onlySubscriptionIds || options.awaitDelivery
@@ -143,6 +139,8 @@ export class NotificationPipelineService implements NotificationPipeline {
       const feedEvents = all.filter((entry) => !held.has(entry.eventId));
       heldAny ||= held.size > 0;
       if (feedEvents.length === 0) continue;
+      // An item's end (a planned outage cancelled) calls off what its notices asked to confirm (not while an operator holds it).
+      await this.#withdrawEnded(trx, feedId, feedEvents);
       if (options.onlySubscriptionIds) {
         // /test: these subscriptions, whatever their filter.
         take(
@@ -209,11 +207,19 @@ export class NotificationPipelineService implements NotificationPipeline {
    * not held (unknown, released or discarded already). `record` runs in
    * the same transaction (the audit line).
    */
+  /** The ends of items among these events (a planned outage cancelled) call off what the items' notices asked to confirm. */
+  async #withdrawEnded(trx: Knex.Transaction, feedId: string, events: readonly FanoutEvent[]): Promise<void> {
+    const ends = this.#deps.rules.telling(feedId).endTypes;
+    const ended = events.filter((entry) => ends.has(entry.event.eventType)).map((entry) => entry.itemKey);
+    if (ended.length > 0) await withdrawNotices(trx, feedId, ended, this.#deps.rules.quiet?.now() ?? new Date());
+  }
+
   async releaseHeld(eventId: number, actor: string, record?: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
     return this.#deps.db.transaction(async (trx) => {
       const row = await releaseHeldEvent(trx, eventId, actor);
       if (!row) return false;
       const entry: FanoutEvent = { eventId, event: eventOfRow(row), itemKey: row.item_key };
+      await this.#withdrawEnded(trx, row.feed_id, [entry]);
       const system = await claimPage(trx, this.#deps.rules, row.feed_id, [entry], await systemSubscriptions(trx, row.feed_id));
       if (system.waitingProviders.size > 0) await this.#deps.lanes.notify(trx, system.waitingProviders);
       await this.#deps.fanouts.continueAfter(trx, [eventId], 0);

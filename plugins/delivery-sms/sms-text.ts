@@ -16,7 +16,7 @@ export function notificationText(title: string, body: string, link: string | nul
     if (fitsIn(withLink, maxSegments)) return withLink;
   }
   const ask = asks?.trim();
-  if (ask && trimmed.endsWith(ask) && fitsIn(ask, maxSegments)) {
+  if (ask && trimmed.endsWith(ask) && fitsIn(`...\n\n${ask}`, maxSegments)) {
     const before = trimmed.slice(0, -ask.length).trim();
     return shortenToFit(before === '' ? title.trim() : `${title.trim()}\n${before}`, maxSegments, `\n\n${ask}`);
   }

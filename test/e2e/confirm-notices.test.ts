@@ -128,12 +128,12 @@ describe.each(await databaseKinds())('planned-outage notices to confirm on %s', 
     return response.json() as { publicId: string };
   };
   /** Mrs Perera, on the utility's register: she confirms, by webhook here; a text to her carer an hour after the last reminder. */
-  const confirming = () =>
+  const confirming = (preferences: Record<string, unknown> = {}) =>
     subscribe(
       {
         displayName: 'Mrs Perera (oxygen)',
         delivery: { provider: 'Webhook', destination: receiver.hookUrl('perera') },
-        preferences: { confirm: true, escalation: [{ provider: 'Sms', destination: CARER_MOBILE, afterMinutes: 60 }] },
+        preferences: { confirm: true, escalation: [{ provider: 'Sms', destination: CARER_MOBILE, afterMinutes: 60 }], ...preferences },
       },
       ADMIN,
     );
@@ -169,9 +169,9 @@ describe.each(await databaseKinds())('planned-outage notices to confirm on %s', 
     expect(new Date((await confirmation()).until).toISOString()).toBe(local(5, '09:00').toISOString());
     expect(new Date((await confirmation()).next_at).toISOString()).toBe(local(2, '10:00').toISOString());
 
-    // Polled again (another instance, a restart): the notice is not sent twice.
+    // Polled again (another instance, a restart): the notice is not made twice.
     await poll();
-    expect(hooks().filter((hook) => hook.eventType === 'ConfirmNotice')).toHaveLength(1);
+    expect(await knex()('notification_events').where({ source_key: 'SO-5:notice' }).count({ n: '*' })).toEqual([{ n: 1 }]);
 
     expect(await after(DAY - 60)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     // The reminder is due, and three instances run the escalation at once: it goes once.
@@ -226,23 +226,51 @@ describe.each(await databaseKinds())('planned-outage notices to confirm on %s', 
     expect(await confirmation()).toMatchObject({ state: 'unconfirmed', reminded: 1, step: 1 });
   });
 
-  it('a cancelled outage is told to those who got its notice, and nothing more is asked of them', async () => {
+  it('a change does not replace a reminder waiting to go; a cancellation is told, and nothing more is asked', async () => {
     from(local(21, '10:00'));
-    await confirming();
+    const perera = await confirming();
     feed.setScheduledOutages([planned('SO-24', 24)]);
     await poll();
     await received('NewEntry', 1);
     await received('ConfirmNotice', 1);
-    // A reminder goes, and the next is waiting when the utility cancels the work.
-    expect(await after(DAY)).toEqual({ steps: 0, reminders: 1, listed: 0 });
-    feed.setScheduledOutages([planned('SO-24', 24, { status: 'cancelled' })]);
+    // The next day's reminder is waiting to go when the utility moves the end of the work: the change does not replace it.
+    clock.advance(DAY);
+    expect(await escalation()).toEqual({ steps: 0, reminders: 1, listed: 0 });
+    feed.setScheduledOutages([planned('SO-24', 24, { end: '18:00' })]);
+    await poll();
+    // The change is claimed (it waits out the subscriber's cooldown), and the reminder goes all the same.
+    const hers = knex()('notification_subscriptions').where({ public_id: perera.publicId }).select('id');
+    expect(await knex()('notification_delivery_ledger').where({ event_type: 'Updated' }).whereIn('subscription_id', hers).pluck('status')).toHaveLength(1);
+    const reminder = await received('ConfirmNotice', 2);
+    expect(reminder[1]!.body).toMatch(/Please confirm you got this alert: https:\/\/alerts\.example\.org\/confirm#/);
+    expect(await knex()('notification_delivery_ledger').where({ source_key: 'SO-24:notice#remind-1' }).first('status')).toEqual({ status: 'delivered' });
+    // The day after, the next reminder is waiting to go when the utility cancels the work.
+    clock.advance(DAY);
+    expect(await escalation()).toEqual({ steps: 0, reminders: 1, listed: 0 });
+    feed.setScheduledOutages([planned('SO-24', 24, { end: '18:00', status: 'cancelled' })]);
     await poll();
     const cancelled = await received('Cancelled', 1);
     expect(cancelled).toHaveLength(1);
     expect(cancelled[0]!.title).toBe('Planned outage cancelled: Kandy');
-    expect(await confirmation()).toMatchObject({ state: 'withdrawn' });
+    expect(await confirmation()).toMatchObject({ state: 'withdrawn', reminded: 2 });
+    expect(await knex()('notification_delivery_ledger').where({ source_key: 'SO-24:notice#remind-2' }).first('status', 'skipped_because')).toEqual({
+      status: 'skipped',
+      skipped_because: 'withdrawn',
+    });
     expect(await after(DAY)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     expect(await after(3 * DAY)).toEqual({ steps: 0, reminders: 0, listed: 0 });
     expect(hooks().filter((hook) => hook.eventType === 'ConfirmNotice')).toHaveLength(2);
+  });
+
+  it('a notice is not held for quiet hours (a catch-up would not ask for it): it goes, asking to be confirmed', async () => {
+    from(local(28, '10:00'));
+    await confirming({ quietHours: { start: '08:00', end: '20:00', timeZone: 'Asia/Colombo' } });
+    feed.setScheduledOutages([planned('SO-30', 30)]);
+    await poll();
+    const [notice] = await received('ConfirmNotice', 1);
+    expect(notice!.body).toMatch(/Please confirm you got this alert: https:\/\/alerts\.example\.org\/confirm#/);
+    expect(await confirmation()).toMatchObject({ state: 'awaiting', reminded: 0 });
+    // The planned outage's own news (not a notice) waits for the end of the quiet hours, as ever.
+    expect(await knex()('notification_delivery_ledger').where({ event_type: 'NewEntry' }).whereNot({ status: 'delivered' }).pluck('status')).toContain('held');
   });
 });

@@ -136,22 +136,24 @@ export async function claimPage(
     rules.cooldownSeconds,
   );
   const urgentRow = (row: { id: number; event: number }) => urgent[row.event]! || replaced.get(row.id)?.urgent === true;
+  // A notice to confirm is never held either (a catch-up would not ask for it): it goes in the feed's notice hours.
+  const holdable = (row: { id: number; event: number }) => !urgentRow(row) && events[row.event]!.event.confirmBy === undefined;
   // Inside a subscriber's quiet hours a row that is not urgent is held for the catch-up (never a /test).
   const held = new Set<number>();
   if (rules.quiet && !matchAll) {
     const now = rules.quiet.now();
     const zone = rules.quiet.zoneOf(feedId);
     // Only subscriptions with quiet hours can have a catch-up still to go: a page without any asks nothing more.
-    const quiet = told.filter((row) => !urgentRow(row) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
+    const quiet = told.filter((row) => holdable(row) && byId.get(row.subscriptionId)!.preferences?.quietHours !== undefined);
     const pending = await unreleasedHolds(
       trx,
       quiet.map((row) => row.subscriptionId),
     );
     const holds = told.flatMap((row) => {
-      const until = holdUntil(urgentRow(row), quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
+      const until = holdUntil(!holdable(row), quietHoursOf(byId.get(row.subscriptionId)!.preferences, zone), now);
       if (until) return [{ id: row.id, until }];
       // Outside the hours, but a catch-up is still to go: this waits for it and goes in it.
-      const waiting = urgentRow(row) ? undefined : pending.get(row.subscriptionId);
+      const waiting = holdable(row) ? pending.get(row.subscriptionId) : undefined;
       return waiting ? [{ id: row.id, until: waiting }] : [];
     });
     await holdForQuietHours(trx, holds, now);

@@ -20,7 +20,7 @@ export interface FreshRow {
  */
 export async function skipUntold(trx: Knex.Transaction, rules: TellingRules, fresh: readonly FreshRow[]): Promise<Set<number>> {
   // An item's end always goes: a restoration's fan-out asks the ledger nothing more.
-  const rows = fresh.filter((row) => !rules.endTypes.has(row.event.eventType));
+  const rows = fresh.filter((row) => !rules.endTypes.has(row.event.eventType) && row.event.confirmBy === undefined);
   if (rows.length === 0) return new Set();
   const told = await toldBefore(trx, rows, BUDGET_WINDOW_HOURS);
   const lastIds = new Set([...told.values()].flatMap((t) => (t.lastEventId === null ? [] : [t.lastEventId])));

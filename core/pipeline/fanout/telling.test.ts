@@ -23,6 +23,11 @@ describe('whyNotTell: the budget per item and the feed policy', () => {
     expect(verdict?.because ?? null).toBe(expected);
   });
 
+  it('a notice that must be confirmed always goes: past the budget, and whatever the feed says', () => {
+    const notice = { ...event('ConfirmNotice'), confirmBy: '2026-12-05T03:30:00.000Z' };
+    expect(whyNotTell(notice, { count: 9, lastTold: undefined }, rules({ worthTelling: quiet }))).toBeNull();
+  });
+
   it('hands the feed the last event told, and keeps its reason', () => {
     const last = event('Started');
     let seen: NotificationEvent | undefined;

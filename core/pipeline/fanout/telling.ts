@@ -23,12 +23,13 @@ export interface ToldOfItem {
 }
 
 /**
- * Why a claimed row is not sent, or null when it is: the item's end always
- * goes; past the budget nothing else does; then the feed's policy decides.
+ * Why a claimed row is not sent, or null when it is: the item's end and a
+ * notice to confirm always go; past the budget nothing else does; then the feed's policy decides.
  * Pure: the ledger's memory is input.
  */
 export function whyNotTell(event: NotificationEvent, told: ToldOfItem, rules: TellingRules): { because: SkipCriterion; reason: string } | null {
-  if (rules.endTypes.has(event.eventType)) return null;
+  // The item's end, and a notice that must be confirmed (what it asks must reach the person).
+  if (rules.endTypes.has(event.eventType) || event.confirmBy !== undefined) return null;
   if (told.count >= rules.maxPerItem) {
     return { because: 'budget', reason: `over budget: ${told.count} messages about this item in ${BUDGET_WINDOW_HOURS} hours (at most ${rules.maxPerItem})` };
   }
